@@ -1,0 +1,34 @@
+import type { IFunctionResult } from '@stoplight/spectral-core';
+import { ruleFunction } from '../lib/rule-function.js';
+import type { JsonPath } from '@stoplight/types';
+import { entries, isObject } from '../lib/json.js';
+import { expandServerUrl, isLoopbackHost, parseUrl } from '../lib/server-url.js';
+
+const FLOW_URL_FIELDS = ['authorizationUrl', 'tokenUrl', 'refreshUrl'] as const;
+
+/**
+ * /core/transport/tls: the URLs of a server object or a security scheme use https.
+ * Relative URLs inherit the scheme of the description; loopback hosts are for development.
+ */
+export default ruleFunction<null>({ input: null, options: null }, (target) => {
+  if (!isObject(target)) return [];
+  const urls: Array<[string, JsonPath]> = [];
+  const serverUrl = expandServerUrl(target);
+  if (serverUrl !== undefined) urls.push([serverUrl, ['url']]);
+  if (typeof target.openIdConnectUrl === 'string') urls.push([target.openIdConnectUrl, ['openIdConnectUrl']]);
+  for (const [flowName, flow] of entries(target.flows)) {
+    if (!isObject(flow)) continue;
+    for (const field of FLOW_URL_FIELDS) {
+      const value = flow[field];
+      if (typeof value === 'string') urls.push([value, ['flows', flowName, field]]);
+    }
+  }
+  return urls.flatMap(([url, path]) => insecure(url, path));
+});
+
+function insecure(url: string, path: JsonPath): IFunctionResult[] {
+  const parsed = parseUrl(url);
+  if (parsed?.protocol === undefined || parsed.protocol === 'https:') return [];
+  if (parsed.hostname !== undefined && isLoopbackHost(parsed.hostname)) return [];
+  return [{ message: `URL does not use https: ${url}. Serve the API and its OAuth endpoints over TLS only (https).`, path }];
+}

@@ -1,0 +1,35 @@
+import { ruleFunction } from '../lib/rule-function.js';
+import { isObject } from '../lib/json.js';
+
+const KEBAB_SEGMENT = /^[a-z0-9]+(-[a-z0-9]+)*$/;
+const VARIABLE_SEGMENT = /^\{[^{}]+\}$/;
+const DOCUMENTATION_PATHS = new Set(['/openapi.json', '/openapi.yaml']);
+
+/**
+ * /core/path-segments-kebab-case on the keys of `paths`. A trailing slash is
+ * /core/no-trailing-slash's finding, so it is ignored here: one problem, one finding.
+ */
+export default ruleFunction<null>({ input: null, options: null }, (paths) => {
+  if (!isObject(paths)) return [];
+  return Object.keys(paths)
+    .filter((pathKey) => !DOCUMENTATION_PATHS.has(pathKey))
+    .flatMap((pathKey) => {
+      const wrong = wrongSegments(pathKey);
+      if (wrong.length === 0) return [];
+      return [{
+        message: `Path segment is not kebab-case: ${wrong.join(', ')} in ${pathKey}. Use lowercase letters, digits and hyphens, or {variable}; only the last segment may start with _.`,
+        path: [pathKey],
+      }];
+    });
+});
+
+export function wrongSegments(pathKey: string): string[] {
+  if (pathKey === '/') return [];
+  const segments = pathKey.replace(/\/+$/, '').split('/').slice(1);
+  if (!pathKey.startsWith('/')) return [pathKey];
+  return segments.filter((segment, index) => {
+    const isLast = index === segments.length - 1;
+    const name = isLast && segment.startsWith('_') ? segment.slice(1) : segment;
+    return !(KEBAB_SEGMENT.test(name) || VARIABLE_SEGMENT.test(segment));
+  });
+}

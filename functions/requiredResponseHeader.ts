@@ -1,0 +1,43 @@
+import type { IFunctionResult } from '@stoplight/spectral-core';
+import { ruleFunction } from '../lib/rule-function.js';
+import { entries, isObject } from '../lib/json.js';
+import { findHeader, statusClass } from '../lib/openapi.js';
+
+export interface RequiredResponseHeaderOptions {
+  header: string;
+  /** Status classes (2 for 2xx and 2XX) whose responses must declare the header. */
+  statusClasses: number[];
+  advice: string;
+}
+
+/** A header every response of the given status classes declares; names compare case-insensitively. */
+export default ruleFunction<RequiredResponseHeaderOptions>(
+  {
+    input: null,
+    options: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['header', 'statusClasses', 'advice'],
+      properties: {
+        header: { type: 'string' },
+        statusClasses: { type: 'array', items: { type: 'integer' } },
+        advice: { type: 'string' },
+      },
+    },
+  },
+  (responses, options) => {
+    const results: IFunctionResult[] = [];
+    for (const [status, response] of entries(responses)) {
+      const responseClass = statusClass(status);
+      if (!isObject(response) || responseClass === undefined || !options.statusClasses.includes(responseClass)) continue;
+      if (findHeader(response.headers, options.header) !== undefined) continue;
+      const declared = entries(response.headers).map(([name]) => name);
+      const found = declared.length === 0 ? 'no headers' : declared.join(', ');
+      results.push({
+        message: `Response ${status} does not declare the ${options.header} header: ${found}. ${options.advice}.`,
+        path: [status, 'headers'],
+      });
+    }
+    return results;
+  },
+);

@@ -1,0 +1,34 @@
+import type { IFunctionResult } from '@stoplight/spectral-core';
+import { ruleFunction } from '../lib/rule-function.js';
+import { asObject, isObject } from '../lib/json.js';
+import { parseServerUrl } from '../lib/server-url.js';
+import { strictSemver } from '../lib/semver.js';
+
+const MAJOR_SEGMENT = /^v(\d+)$/;
+/** `v1.2`, `v1_0`, `v1-1`, `v1.2.3`: a version segment that carries more than the major. */
+const DETAILED_VERSION_SEGMENT = /^v\d+[._-]\d+/i;
+
+/** /core/uri-version: a server URL carries exactly one `/v<major>` segment, matching info.version. */
+export default ruleFunction<null>({ input: null, options: null }, (server, _options, context) => {
+  if (!isObject(server) || typeof server.url !== 'string') return [];
+  const parsed = parseServerUrl(server);
+  if (parsed === undefined) return [{ message: `Server URL cannot be parsed: ${server.url}. Give a valid URL.`, path: ['url'] }];
+  const detailed = parsed.segments.filter((segment) => DETAILED_VERSION_SEGMENT.test(segment));
+  if (detailed.length > 0) {
+    return [{ message: `Server URL carries more than the major version: ${parsed.expanded}. Put only /v<major> in the URL, for example /v1.`, path: ['url'] }];
+  }
+  const majors = parsed.segments.filter((segment) => MAJOR_SEGMENT.test(segment));
+  if (majors.length !== 1) {
+    const problem = majors.length === 0 ? 'has no /v<major> segment' : 'has more than one /v<major> segment';
+    return [{ message: `Server URL ${problem}: ${parsed.expanded}. Put the major version in the path once, for example https://api.example.nl/v1.`, path: ['url'] }];
+  }
+  return majorMismatch(majors[0] as string, parsed.expanded, context.document.data);
+});
+
+function majorMismatch(segment: string, url: string, document: unknown): IFunctionResult[] {
+  const version = strictSemver(asObject(asObject(document).info).version);
+  if (version === undefined) return [];
+  const uriMajor = Number((MAJOR_SEGMENT.exec(segment) as RegExpExecArray)[1]);
+  if (uriMajor === version.major) return [];
+  return [{ message: `Server URL major version differs from info.version ${version.version}: ${url}. Use /v${version.major}.`, path: ['url'] }];
+}

@@ -1,0 +1,52 @@
+import type { IFunctionResult } from '@stoplight/spectral-core';
+import { ruleFunction } from '../lib/rule-function.js';
+import { isObject } from '../lib/json.js';
+
+/**
+ * nlgov:http-status-codes: heuristics for /core/http-response-code (a functional rule) on one
+ * operation. Only patterns that are nearly always a mistake: a conformant description stays silent.
+ */
+export default ruleFunction<null>({ input: null, options: null }, (operation, _options, context) => {
+  if (!isObject(operation) || !isObject(operation.responses)) return [];
+  const pathKey = String(context.path[1] ?? '');
+  const method = String(context.path[2] ?? '');
+  const statuses = Object.keys(operation.responses).map((status) => status.toUpperCase());
+  return [
+    ...createWithout201(pathKey, method, statuses),
+    ...onlyOk(pathKey, method, statuses),
+    ...deleteWithoutSuccess(method, statuses),
+  ];
+});
+
+/** A POST on a collection (last segment neither `{id}` nor `_action`) creates a member. */
+function createWithout201(pathKey: string, method: string, statuses: string[]): IFunctionResult[] {
+  if (method !== 'post') return [];
+  const last = pathKey.split('/').filter(Boolean).pop() ?? '';
+  if (last === '' || last.startsWith('{') || last.startsWith('_')) return [];
+  if (statuses.some((status) => status === '201' || status === '202' || status === '2XX')) return [];
+  return [{
+    message: `POST on collection ${pathKey} has no 201 response: ${statuses.join(', ')}. Answer a create with 201 Created and a Location header.`,
+    path: ['responses'],
+  }];
+}
+
+/** The documentation endpoints cannot fail in a way a client handles, so they are exempt. */
+const DOCUMENTATION_PATHS = new Set(['/openapi.json', '/openapi.yaml']);
+
+function onlyOk(pathKey: string, method: string, statuses: string[]): IFunctionResult[] {
+  if (DOCUMENTATION_PATHS.has(pathKey) || statuses.length !== 1 || statuses[0] !== '200') return [];
+  return [{
+    message: `${method.toUpperCase()} declares 200 as its only response: 200. Describe the error responses too (400, 404, ...), with problem details.`,
+    path: ['responses'],
+  }];
+}
+
+function deleteWithoutSuccess(method: string, statuses: string[]): IFunctionResult[] {
+  if (method !== 'delete') return [];
+  if (statuses.some((status) => ['200', '202', '204', '2XX'].includes(status))) return [];
+  return [{
+    message: `DELETE has no 200, 202 or 204 response: ${statuses.join(', ')}. Answer a delete with 204 No Content (or 200/202).`,
+    path: ['responses'],
+  }];
+}
+

@@ -1,0 +1,25 @@
+import type { JsonPath } from '@stoplight/types';
+
+export type JsonObject = Record<string, unknown>;
+
+export function isObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export function asObject(value: unknown): JsonObject {
+  return isObject(value) ? value : {};
+}
+
+export function asArray(value: unknown): unknown[] {
+  return Array.isArray(value) ? value : [];
+}
+
+export function asString(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
+
+export function entries(value: unknown): Array<[string, unknown]> {
+  return isObject(value) ? Object.entries(value) : [];
+}
+
+export type { JsonPath };

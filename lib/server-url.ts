@@ -1,0 +1,54 @@
+import { asObject, entries } from './json.js';
+
+export interface ParsedServerUrl {
+  /** The URL with each `{variable}` replaced by its default. */
+  expanded: string;
+  /** Absolute URLs only; a relative server URL is relative to the description's location. */
+  protocol?: string;
+  hostname?: string;
+  segments: string[];
+}
+
+const RELATIVE_BASE = 'https://relative.invalid';
+
+export function expandServerUrl(server: unknown): string | undefined {
+  const { url, variables } = asObject(server);
+  if (typeof url !== 'string') return undefined;
+  const defaults = new Map(entries(variables).map(([name, variable]) => [name, asObject(variable).default]));
+  return url.replace(/\{([^}]+)\}/g, (whole, name: string) => {
+    const value = defaults.get(name);
+    return typeof value === 'string' ? value : whole;
+  });
+}
+
+export function parseServerUrl(server: unknown): ParsedServerUrl | undefined {
+  const expanded = expandServerUrl(server);
+  if (expanded === undefined) return undefined;
+  return parseUrl(expanded);
+}
+
+export function parseUrl(expanded: string): ParsedServerUrl | undefined {
+  const absolute = /^[a-z][a-z0-9+.-]*:/i.test(expanded);
+  let url: URL;
+  try {
+    url = new URL(expanded, RELATIVE_BASE);
+  } catch {
+    return undefined;
+  }
+  const segments = url.pathname.split('/').filter((segment) => segment.length > 0).map(safeDecode);
+  if (!absolute) return { expanded, segments };
+  return { expanded, protocol: url.protocol, hostname: url.hostname, segments };
+}
+
+function safeDecode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  return host === 'localhost' || host.endsWith('.localhost') || /^127\.\d+\.\d+\.\d+$/.test(host) || host === '::1';
+}

@@ -1,0 +1,186 @@
+import type { RuleDefinition } from '@stoplight/spectral-core';
+import { oas3 } from '@stoplight/spectral-formats';
+import openapiDocument from '../functions/openapiDocument.js';
+import contactDetails from '../functions/contactDetails.js';
+import strictSemver from '../functions/strictSemver.js';
+import serverUrlVersion from '../functions/serverUrlVersion.js';
+import httpsUrls from '../functions/httpsUrls.js';
+import requiredResponseHeader from '../functions/requiredResponseHeader.js';
+import keyPattern from '../functions/keyPattern.js';
+import standardMethods from '../functions/standardMethods.js';
+import openapiPublication from '../functions/openapiPublication.js';
+import requiredPath from '../functions/requiredPath.js';
+import sensitiveParameters from '../functions/sensitiveParameters.js';
+import kebabCasePath from '../functions/kebabCasePath.js';
+import parameterNameCasing from '../functions/parameterNameCasing.js';
+import propertyNameCasing from '../functions/propertyNameCasing.js';
+import problemDetailsMediaType from '../functions/problemDetailsMediaType.js';
+import statusCodeHeuristics from '../functions/statusCodeHeuristics.js';
+import globalSearchShape from '../functions/globalSearchShape.js';
+import { OPERATIONS_GIVEN } from '../lib/openapi.js';
+import { documentationUrl } from './documentation.js';
+
+export type NlgovRule = RuleDefinition & { description: string; severity: 'error' | 'warn' | 'info' | 'hint' };
+
+const SERVERS_GIVEN = ['$.servers[*]', '$.paths[*].servers[*]', `${OPERATIONS_GIVEN}.servers[*]`];
+const PARAMETERS_GIVEN = ['$.paths[*].parameters[*]', `${OPERATIONS_GIVEN}.parameters[*]`];
+const RESPONSES_GIVEN = `${OPERATIONS_GIVEN}.responses`;
+
+/** Query parameters whose names OGC API Features fixes, required by the geospatial module. */
+export const OGC_QUERY_PARAMETERS = ['bbox-crs', 'filter-crs', 'filter-lang', 'subset-crs', 'datetime', 'bbox', 'crs', 'f', 'limit', 'filter'];
+
+function rule(code: string, definition: Omit<NlgovRule, 'documentationUrl' | 'message'>): NlgovRule {
+  return { message: '{{error}}', documentationUrl: documentationUrl(code), ...definition };
+}
+
+export const coreRules: Record<string, NlgovRule> = {
+  '/core/doc-openapi': rule('/core/doc-openapi', {
+    description: 'The description is OpenAPI 3.0.x, defines paths, and every $ref resolves.',
+    severity: 'error',
+    given: '$',
+    then: { function: openapiDocument },
+  }),
+  '/core/doc-openapi-contact': rule('/core/doc-openapi-contact', {
+    description: 'info.contact has name, url and email of the team, not a generic mailbox.',
+    severity: 'warn',
+    formats: [oas3],
+    given: '$.info',
+    then: { function: contactDetails },
+  }),
+  '/core/semver': rule('/core/semver', {
+    description: 'info.version is a strict SemVer 2.0.0 version.',
+    severity: 'error',
+    formats: [oas3],
+    given: '$.info',
+    then: { function: strictSemver },
+  }),
+  '/core/uri-version': rule('/core/uri-version', {
+    description: 'Each server URL carries the major version as one /v<major> segment, equal to the major of info.version.',
+    severity: 'error',
+    formats: [oas3],
+    given: SERVERS_GIVEN,
+    then: { function: serverUrlVersion },
+  }),
+  '/core/version-header': rule('/core/version-header', {
+    description: 'Every 2xx and 3xx response declares the API-Version header.',
+    severity: 'error',
+    formats: [oas3],
+    given: RESPONSES_GIVEN,
+    then: {
+      function: requiredResponseHeader,
+      functionOptions: { header: 'API-Version', statusClasses: [2, 3], advice: 'Declare API-Version with the full version of the API' },
+    },
+  }),
+  '/core/no-trailing-slash': rule('/core/no-trailing-slash', {
+    description: 'No path ends with a slash, except the root path /.',
+    severity: 'error',
+    formats: [oas3],
+    given: '$.paths',
+    then: {
+      function: keyPattern,
+      functionOptions: { notMatch: '.\\/$', subject: 'Path', problem: 'ends with a slash', advice: 'Remove the trailing slash' },
+    },
+  }),
+  '/core/http-methods': rule('/core/http-methods', {
+    description: 'Operations use only GET, POST, PUT, PATCH and DELETE.',
+    severity: 'error',
+    formats: [oas3],
+    given: '$.paths[*]',
+    then: { function: standardMethods },
+  }),
+  '/core/publish-openapi': rule('/core/publish-openapi', {
+    description: '/openapi.json has only GET, needs no authentication, and allows all origins.',
+    severity: 'error',
+    formats: [oas3],
+    given: "$.paths['/openapi.json']",
+    then: { function: openapiPublication },
+  }),
+  'nlgov:openapi-json-documented': rule('nlgov:openapi-json-documented', {
+    description: 'The description documents its own publication at /openapi.json.',
+    severity: 'info',
+    formats: [oas3],
+    given: '$.paths',
+    then: {
+      function: requiredPath,
+      functionOptions: { anyOf: ['/openapi.json'], advice: 'Describe GET /openapi.json, the mandatory publication of this description' },
+    },
+  }),
+  '/core/transport/tls': rule('/core/transport/tls', {
+    description: 'Server URLs, OAuth URLs and openIdConnectUrl use https.',
+    severity: 'error',
+    formats: [oas3],
+    given: [...SERVERS_GIVEN, '$.components.securitySchemes[*]'],
+    then: { function: httpsUrls },
+  }),
+  '/core/transport/no-sensitive-uris': rule('/core/transport/no-sensitive-uris', {
+    description: 'Query and path parameters carry no secrets or citizen identification numbers.',
+    severity: 'warn',
+    formats: [oas3],
+    given: PARAMETERS_GIVEN,
+    then: { function: sensitiveParameters },
+  }),
+  '/core/path-segments-kebab-case': rule('/core/path-segments-kebab-case', {
+    description: 'Path segments are kebab-case or {variable}; the last may start with _.',
+    severity: 'error',
+    formats: [oas3],
+    given: '$.paths',
+    then: { function: kebabCasePath },
+  }),
+  '/core/query-keys-camel-case': rule('/core/query-keys-camel-case', {
+    description: 'Query parameter names are lowerCamelCase (OGC API parameter names exempt).',
+    severity: 'warn',
+    formats: [oas3],
+    given: PARAMETERS_GIVEN,
+    then: { function: parameterNameCasing, functionOptions: { in: 'query', exempt: OGC_QUERY_PARAMETERS } },
+  }),
+  'nlgov:schema-names-pascal-case': rule('nlgov:schema-names-pascal-case', {
+    description: 'Schema names under components.schemas are PascalCase.',
+    severity: 'warn',
+    formats: [oas3],
+    given: '$.components.schemas',
+    then: {
+      function: keyPattern,
+      functionOptions: { match: '^[A-Z][a-zA-Z0-9]*$', subject: 'Schema name', problem: 'is not PascalCase', advice: 'Rename the schema in PascalCase, for example MonumentDetail' },
+    },
+  }),
+  'nlgov:property-names-camel-case': rule('nlgov:property-names-camel-case', {
+    description: 'Schema property names are lowerCamelCase; _links and _embedded are allowed.',
+    severity: 'warn',
+    formats: [oas3],
+    given: '$',
+    then: { function: propertyNameCasing },
+  }),
+  '/core/error-handling/problem-details': rule('/core/error-handling/problem-details', {
+    description: '4xx and 5xx responses declare application/problem+json or application/problem+xml.',
+    severity: 'warn',
+    formats: [oas3],
+    given: RESPONSES_GIVEN,
+    then: { function: problemDetailsMediaType },
+  }),
+  'nlgov:http-status-codes': rule('nlgov:http-status-codes', {
+    description: 'Heuristics for /core/http-response-code: status codes that fit the operation.',
+    severity: 'info',
+    formats: [oas3],
+    given: OPERATIONS_GIVEN,
+    then: { function: statusCodeHeuristics },
+  }),
+  'nlgov:global-search': rule('nlgov:global-search', {
+    description: 'A /_search response has the global search result shape.',
+    severity: 'warn',
+    formats: [oas3],
+    given: "$.paths[?(@property.match(/\\/_search$/))][get,post].responses",
+    then: { function: globalSearchShape },
+  }),
+};
+
+/** The spectral:oas rules the official ADR linter enables, kept under their own names. */
+export const oasRules = {
+  'oas3-schema': 'error',
+  'operation-operationId-unique': 'error',
+  'path-params': 'error',
+  'openapi-tags-uniqueness': 'error',
+  'oas3-valid-media-example': 'error',
+  'oas3-valid-schema-example': 'error',
+  'oas3-server-variables': 'error',
+  'oas3-api-servers': 'error',
+} as const;
