@@ -15,7 +15,7 @@ export default ruleFunction<null>({ input: null, options: null }, (responses) =>
     if (mediaTypes.some((name) => PROBLEM_TYPES.has(mediaTypeName(name)))) continue;
     const found = mediaTypes.length === 0 ? 'no content' : mediaTypes.join(', ');
     results.push({
-      message: `Error response ${status} does not offer problem details: ${found}. Declare content application/problem+json (RFC 9457).`,
+      message: `Error response does not offer problem details: ${found}. Declare content application/problem+json (RFC 9457).`,
       path: mediaTypes.length === 0 ? [status] : [status, 'content'],
     });
   }

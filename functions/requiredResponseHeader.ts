@@ -34,7 +34,7 @@ export default ruleFunction<RequiredResponseHeaderOptions>(
       const declared = entries(response.headers).map(([name]) => name);
       const found = declared.length === 0 ? 'no headers' : declared.join(', ');
       results.push({
-        message: `Response ${status} does not declare the ${options.header} header: ${found}. ${options.advice}.`,
+        message: `Response does not declare the ${options.header} header: ${found}. ${options.advice}.`,
         path: [status, 'headers'],
       });
     }

@@ -18,11 +18,14 @@ export default ruleFunction<null>({ input: null, options: null }, (operation, _o
   ];
 });
 
-/** A POST on a collection (last segment neither `{id}` nor `_action`) creates a member. */
+/** /core/resource-operations names search resources `/search` or `/_search`; `_zoek` is the legacy form. */
+const SEARCH_SEGMENTS = new Set(['search', 'zoek', 'zoeken']);
+
+/** A POST on a collection (last segment neither `{id}`, `_action` nor a search) creates a member. */
 function createWithout201(pathKey: string, method: string, statuses: string[]): IFunctionResult[] {
   if (method !== 'post') return [];
   const last = pathKey.split('/').filter(Boolean).pop() ?? '';
-  if (last === '' || last.startsWith('{') || last.startsWith('_')) return [];
+  if (last === '' || last.startsWith('{') || last.startsWith('_') || SEARCH_SEGMENTS.has(last)) return [];
   if (statuses.some((status) => status === '201' || status === '202' || status === '2XX')) return [];
   return [{
     message: `POST on collection ${pathKey} has no 201 response: ${statuses.join(', ')}. Answer a create with 201 Created and a Location header.`,

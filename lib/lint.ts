@@ -25,8 +25,8 @@ export function createLinter(ruleset: RulesetDefinition): Spectral {
 
 /** Lints text as a document at `source` (a file path: relative `$ref`s resolve against it). */
 export async function lintText(spectral: Spectral, text: string, source: string): Promise<Finding[]> {
-  const parser = source.endsWith('.json') ? Parsers.Json : Parsers.Yaml;
-  const diagnostics = await spectral.run(new Document(text, parser, source), { ignoreUnknownFormat: false });
+  const document = source.endsWith('.json') ? new Document(text, Parsers.Json, source) : new Document(text, Parsers.Yaml, source);
+  const diagnostics = await spectral.run(document, { ignoreUnknownFormat: false });
   return diagnostics.map(toFinding);
 }
 

@@ -2,8 +2,9 @@ import { asArray, isObject, type JsonObject } from './json.js';
 import type { JsonPath } from '@stoplight/types';
 
 /**
- * The properties a schema declares, merged over `allOf` (recursively), each with the path of
- * the schema that declares it. `oneOf`/`anyOf` branches do not guarantee a property: not merged.
+ * The properties a schema guarantees, each with the path of the schema that declares it: its own,
+ * those of every `allOf` part, and those that every branch of a `oneOf` or `anyOf` declares
+ * (a property only some branches have is not guaranteed). Recursive.
  */
 export function declaredProperties(schema: unknown, path: JsonPath, seen = new WeakSet<object>()): Map<string, [JsonObject, JsonPath]> {
   const found = new Map<string, [JsonObject, JsonPath]>();
@@ -17,7 +18,20 @@ export function declaredProperties(schema: unknown, path: JsonPath, seen = new W
   asArray(schema.allOf).forEach((part, index) => {
     for (const [name, entry] of declaredProperties(part, [...path, 'allOf', index], seen)) if (!found.has(name)) found.set(name, entry);
   });
+  for (const keyword of ['oneOf', 'anyOf'] as const) {
+    for (const [name, entry] of commonToEveryBranch(asArray(schema[keyword]), [...path, keyword], seen)) if (!found.has(name)) found.set(name, entry);
+  }
   return found;
+}
+
+/** A property declared by every branch; its entry is the first branch's. */
+function commonToEveryBranch(branches: unknown[], path: JsonPath, seen: WeakSet<object>): Map<string, [JsonObject, JsonPath]> {
+  const perBranch = branches.map((branch, index) => declaredProperties(branch, [...path, index], seen));
+  const [first, ...rest] = perBranch;
+  const common = new Map<string, [JsonObject, JsonPath]>();
+  if (first === undefined) return common;
+  for (const [name, entry] of first) if (rest.every((branch) => branch.has(name))) common.set(name, entry);
+  return common;
 }
 
 /** Follows a dotted chain of properties (`_links.self.href`); `[]` steps into array items. */

@@ -1,0 +1,94 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { coreRules } from '../rulesets/core.js';
+import { lint, type Finding } from './harness.js';
+
+const EXAMPLES = join(process.cwd(), 'examples');
+const CONFORMANT = join(EXAMPLES, 'monumenten-api.yaml');
+const NON_CONFORMANT = join(EXAMPLES, 'non-conformant-api.yaml');
+
+function lintFile(file: string, text = readFileSync(file, 'utf8')): Promise<Finding[]> {
+  return lint(text, file);
+}
+
+function triples(findings: Finding[]): Array<[string, string, string]> {
+  return findings.map((finding) => [finding.code, finding.severity, finding.path]);
+}
+
+describe('examples/monumenten-api.yaml', () => {
+  test('the conformant example has no finding at all (no error, warn, info or hint)', async () => {
+    expect(await lintFile(CONFORMANT)).toEqual([]);
+  });
+});
+
+describe('examples/non-conformant-api.yaml', () => {
+  test('gives exactly the findings its comments announce', async () => {
+    expect(triples(await lintFile(NON_CONFORMANT))).toEqual([
+      ['oas3-api-servers', 'error', ''],
+      ['/core/semver', 'error', 'info.version'],
+      ['/core/doc-openapi-contact', 'warn', 'info.contact.email'],
+      ['openapi-tags-uniqueness', 'error', 'tags.1.name'],
+      ['/core/publish-openapi', 'error', 'paths./openapi.json.get'],
+      ['/core/publish-openapi', 'error', 'paths./openapi.json.get.responses.200.headers'],
+      ['/core/transport/tls', 'error', 'paths./monumenten.servers.0.url'],
+      ['/core/uri-version', 'error', 'paths./monumenten.servers.1.url'],
+      ['oas3-server-variables', 'error', 'paths./monumenten.servers.2.variables.omgeving.default'],
+      ['/core/doc-openapi', 'error', 'paths./monumenten.get.parameters.0.$ref'],
+      // Spectral's own resolver diagnostic for the same unresolvable $ref.
+      ['invalid-ref', 'error', 'paths./monumenten.get.parameters.0.$ref'],
+      ['/core/query-keys-camel-case', 'warn', 'paths./monumenten.get.parameters.1.name'],
+      ['/core/transport/no-sensitive-uris', 'warn', 'paths./monumenten.get.parameters.2.name'],
+      ['oas3-valid-media-example', 'error', 'paths./monumenten.get.responses.200.content.application/json.example.0.bouwjaar'],
+      ['/core/error-handling/problem-details', 'warn', 'paths./monumenten.get.responses.400.content'],
+      ['nlgov:http-status-codes', 'info', 'paths./monumenten.post.responses'],
+      ['path-params', 'error', 'paths./monumenten/{monumentId}.get'],
+      ['/core/http-methods', 'error', 'paths./monumenten/{monumentId}.head'],
+      ['path-params', 'error', 'paths./monumenten/{monumentId}.head'],
+      ['path-params', 'error', 'paths./monumenten/{monumentId}.delete'],
+      ['oas3-schema', 'error', 'paths./monumenten/{monumentId}.delete.responses.204'],
+      ['/core/no-trailing-slash', 'error', 'paths./wijken/'],
+      // The 200 has no headers map at all, so the finding points at the response.
+      ['/core/version-header', 'error', 'paths./wijken/.get.responses.200'],
+      ['/core/path-segments-kebab-case', 'error', 'paths./monumentTypen'],
+      ['operation-operationId-unique', 'error', 'paths./monumentTypen.get.operationId'],
+      ['nlgov:global-search', 'warn', 'paths./_search.get.responses.200.content.application/json.schema'],
+      ['nlgov:global-search', 'warn', 'paths./_search.get.responses.200.content.application/json.schema.properties._embedded.properties.items.items'],
+      ['/core/transport/tls', 'error', 'components.securitySchemes.oauth2.flows.authorizationCode.tokenUrl'],
+      ['nlgov:schema-names-pascal-case', 'warn', 'components.schemas.monument_samenvatting'],
+      ['oas3-valid-schema-example', 'error', 'components.schemas.MonumentDetail.properties.huisnummer.example'],
+      ['nlgov:property-names-camel-case', 'warn', 'components.schemas.MonumentDetail.properties.datum_aanwijzing'],
+    ]);
+  });
+
+  test('triggers every core rule (nlgov:openapi-json-documented on a variant without /openapi.json)', async () => {
+    const text = readFileSync(NON_CONFORMANT, 'utf8');
+    // /core/publish-openapi needs /openapi.json in paths, nlgov:openapi-json-documented needs it
+    // absent: no single document triggers both. The variant publishes only /openapi.yaml.
+    const renamed = text.replace(/^ {2}\/openapi\.json:$/m, '  /openapi.yaml:');
+    expect(renamed).not.toEqual(text);
+
+    const codes = new Set((await lintFile(NON_CONFORMANT, text)).map((finding) => finding.code));
+    expect([...Object.keys(coreRules)].filter((code) => !codes.has(code))).toEqual(['nlgov:openapi-json-documented']);
+
+    const variant = await lintFile(NON_CONFORMANT, renamed);
+    expect(triples(variant.filter((finding) => finding.code === 'nlgov:openapi-json-documented'))).toEqual([
+      ['nlgov:openapi-json-documented', 'info', 'paths'],
+    ]);
+    for (const finding of variant) codes.add(finding.code);
+    expect([...codes]).toEqual(expect.arrayContaining(Object.keys(coreRules)));
+  });
+
+  test('triggers the spectral:oas rules the ruleset turns on', async () => {
+    const codes = new Set((await lintFile(NON_CONFORMANT)).map((finding) => finding.code));
+    expect([...codes]).toEqual(expect.arrayContaining([
+      'oas3-schema',
+      'operation-operationId-unique',
+      'path-params',
+      'openapi-tags-uniqueness',
+      'oas3-valid-media-example',
+      'oas3-valid-schema-example',
+      'oas3-server-variables',
+      'oas3-api-servers',
+    ]));
+  });
+});

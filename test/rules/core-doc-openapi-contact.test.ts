@@ -1,0 +1,36 @@
+import { conformantDocument } from '../fixtures/conformant.js';
+import { findingsOf, summary } from '../harness.js';
+
+const CODE = '/core/doc-openapi-contact';
+
+test('missing contact is a warning at info', async () => {
+  const doc = conformantDocument();
+  delete doc.info.contact;
+  expect(summary(await findingsOf(CODE, doc))).toEqual([
+    ['warn', 'info', 'Contact details are missing: no info.contact. Add info.contact with name, url and email.'],
+  ]);
+});
+
+test('each missing or wrong field is named', async () => {
+  const doc = conformantDocument();
+  doc.info.contact = { url: 'www.example.nl', email: 'team at example.nl' };
+  expect(summary(await findingsOf(CODE, doc))).toEqual([
+    ['warn', 'info.contact', 'Contact name is missing: none. Add info.contact.name.'],
+    ['warn', 'info.contact.url', 'Contact url is not an absolute http(s) URL: www.example.nl. Add info.contact.url with an absolute https URL.'],
+    ['warn', 'info.contact.email', 'Contact email is not a valid address: team at example.nl. Add info.contact.email with the mailbox of the team.'],
+  ]);
+});
+
+test.each(['info@example.nl', 'Contact@gemeente.nl', 'noreply@example.nl'])('generic mailbox %s is reported', async (email) => {
+  const doc = conformantDocument();
+  doc.info.contact.email = email;
+  expect(summary(await findingsOf(CODE, doc))).toEqual([
+    ['warn', 'info.contact.email', `Contact email is a generic organisation-wide mailbox: ${email}. Give the mailbox of the team that runs the API.`],
+  ]);
+});
+
+test('a complete contact with a team mailbox passes', async () => {
+  const doc = conformantDocument();
+  doc.info.contact = { name: 'Team Basisregistraties', url: 'http://example.nl/team', email: 'basisregistraties@example.nl' };
+  expect(await findingsOf(CODE, doc)).toEqual([]);
+});

@@ -1,0 +1,76 @@
+import { conformantDocument } from '../fixtures/conformant.js';
+import { findingsOf, lint, summary } from '../harness.js';
+
+const CODE = '/core/doc-openapi';
+
+test.each([
+  ['3.1.0', 'openapi', 'OpenAPI version is not 3.0.x: 3.1.0. Describe the API in OpenAPI 3.0.x.'],
+  ['3.0', 'openapi', 'OpenAPI version is not 3.0.x: 3.0. Describe the API in OpenAPI 3.0.x.'],
+])('openapi %s is an error naming the version', async (version, path, message) => {
+  const doc = conformantDocument();
+  doc.openapi = version;
+  expect(summary(await findingsOf(CODE, doc))).toEqual([['error', path, message]]);
+});
+
+test('a Swagger 2.0 document is reported, though spectral formats would skip an oas3 rule', async () => {
+  const swagger = { swagger: '2.0', info: { title: 'Oud', version: '1.0.0' }, paths: {} };
+  expect(summary(await findingsOf(CODE, swagger))).toEqual([
+    ['error', 'swagger', 'OpenAPI version is not 3.0.x: swagger 2.0. Describe the API in OpenAPI 3.0.x.'],
+  ]);
+});
+
+test('a document without openapi and without paths gets both findings at the root', async () => {
+  const doc = conformantDocument();
+  delete doc.openapi;
+  delete doc.paths;
+  expect(summary(await findingsOf(CODE, doc))).toEqual([
+    ['error', '', 'OpenAPI version is not 3.0.x: no openapi field. Describe the API in OpenAPI 3.0.x.'],
+    ['error', '', 'Paths are not defined: no paths object. Add the paths of the API.'],
+  ]);
+});
+
+test('each unresolvable $ref is reported where it is, local and external', async () => {
+  const doc = conformantDocument();
+  doc.paths['/monumenten'].get.responses['404'] = { $ref: '#/components/responses/Bestaatniet' };
+  doc.paths['/monumenten'].get.responses['500'] = { $ref: './ontbreekt.yaml#/Fout' };
+  const findings = await findingsOf(CODE, doc);
+  expect(summary(findings)).toEqual([
+    ['error', 'paths./monumenten.get.responses.404.$ref', 'Reference does not resolve: #/components/responses/Bestaatniet. Point the $ref at an existing definition.'],
+    ['error', 'paths./monumenten.get.responses.500.$ref', 'Reference does not resolve: ./ontbreekt.yaml#/Fout. Point the $ref at an existing definition.'],
+  ]);
+});
+
+test('a circular $ref is valid; a broken $ref to an example object is reported, a $ref key inside an example value is not', async () => {
+  const doc = conformantDocument();
+  doc.components.schemas.Monument.properties.onderdelen = { type: 'array', items: { $ref: '#/components/schemas/Monument' } };
+  doc.paths['/monumenten'].get.responses['200'].content['application/json'].examples = {
+    kapot: { $ref: '#/components/examples/Bestaatniet' },
+    data: { value: [{ $ref: '#/nergens' }] },
+  };
+  expect(summary(await findingsOf(CODE, doc))).toEqual([
+    ['error', 'paths./monumenten.get.responses.200.content.application/json.examples.kapot.$ref', 'Reference does not resolve: #/components/examples/Bestaatniet. Point the $ref at an existing definition.'],
+  ]);
+});
+
+test('a broken $ref inside an external file is reported in that file', async () => {
+  const doc = conformantDocument();
+  doc.paths['/monumenten'].get.responses['200'] = { $ref: './external-broken.yaml#/Lijst' };
+  const findings = await findingsOf(CODE, doc);
+  expect(findings.map((finding) => [finding.path, finding.source?.endsWith('external-broken.yaml'), finding.message])).toEqual([
+    ['Lijst.content.application/json', true, 'Reference does not resolve: #/Bestaatniet. Point the $ref at an existing definition.'],
+  ]);
+});
+
+test('a $ref-like key inside an example is data, not a reference', async () => {
+  const doc = conformantDocument();
+  doc.components.schemas.Monument.example = { $ref: '#/nergens', identificatie: 'M-1' };
+  expect(await findingsOf(CODE, doc)).toEqual([]);
+});
+
+test('OpenAPI 3.0.x with paths and resolvable refs passes, and the spectral:oas rules run under their own names', async () => {
+  expect(await findingsOf(CODE, conformantDocument())).toEqual([]);
+  const doc = conformantDocument();
+  doc.paths['/monumenten'].get.operationId = 'getOpenapi';
+  const codes = (await lint(doc)).map((finding) => finding.code);
+  expect(codes).toContain('operation-operationId-unique');
+});

@@ -1,0 +1,33 @@
+import { conformantDocument } from '../fixtures/conformant.js';
+import { findingsOf, summary } from '../harness.js';
+
+const CODE = '/core/transport/tls';
+
+test('plain http server URLs are errors at root, path and operation level', async () => {
+  const doc = conformantDocument();
+  doc.servers = [{ url: 'http://api.example.nl/v1' }];
+  doc.paths['/monumenten'].get.servers = [{ url: '{scheme}://api.example.nl/v1', variables: { scheme: { default: 'http', enum: ['http', 'https'] } } }];
+  expect(summary(await findingsOf(CODE, doc))).toEqual([
+    ['error', 'servers.0.url', 'URL does not use https: http://api.example.nl/v1. Serve the API and its OAuth endpoints over TLS only (https).'],
+    ['error', 'paths./monumenten.get.servers.0.url', 'URL does not use https: http://api.example.nl/v1. Serve the API and its OAuth endpoints over TLS only (https).'],
+  ]);
+});
+
+test('OAuth flow URLs and openIdConnectUrl must use https', async () => {
+  const doc = conformantDocument();
+  doc.components.securitySchemes = {
+    oauth: { type: 'oauth2', flows: { authorizationCode: { authorizationUrl: 'http://auth.example.nl/authorize', tokenUrl: 'https://auth.example.nl/token', refreshUrl: 'http://auth.example.nl/refresh', scopes: {} } } },
+    oidc: { type: 'openIdConnect', openIdConnectUrl: 'http://auth.example.nl/.well-known/openid-configuration' },
+  };
+  expect(summary(await findingsOf(CODE, doc))).toEqual([
+    ['error', 'components.securitySchemes.oauth.flows.authorizationCode.authorizationUrl', 'URL does not use https: http://auth.example.nl/authorize. Serve the API and its OAuth endpoints over TLS only (https).'],
+    ['error', 'components.securitySchemes.oauth.flows.authorizationCode.refreshUrl', 'URL does not use https: http://auth.example.nl/refresh. Serve the API and its OAuth endpoints over TLS only (https).'],
+    ['error', 'components.securitySchemes.oidc.openIdConnectUrl', 'URL does not use https: http://auth.example.nl/.well-known/openid-configuration. Serve the API and its OAuth endpoints over TLS only (https).'],
+  ]);
+});
+
+test.each(['https://api.example.nl/v1', '/v1', 'http://localhost:8080/v1', 'http://127.0.0.1/v1', 'http://[::1]:3000/v1'])('%s passes (relative and loopback exempt)', async (url) => {
+  const doc = conformantDocument();
+  doc.servers = [{ url }];
+  expect(await findingsOf(CODE, doc)).toEqual([]);
+});

@@ -1,0 +1,43 @@
+import { conformantDocument } from '../fixtures/conformant.js';
+import { findingsOf, summary } from '../harness.js';
+
+const CODE = '/core/uri-version';
+
+async function serverFindings(url: string, variables?: object) {
+  const doc = conformantDocument();
+  doc.servers = [{ url, ...(variables ? { variables } : {}) }];
+  return summary(await findingsOf(CODE, doc));
+}
+
+test.each([
+  ['https://api.example.nl/v1.2', 'Server URL carries more than the major version: https://api.example.nl/v1.2. Put only /v<major> in the URL, for example /v1.'],
+  ['https://api.example.nl/api/v1_0/', 'Server URL carries more than the major version: https://api.example.nl/api/v1_0/. Put only /v<major> in the URL, for example /v1.'],
+  ['https://api.example.nl/v+', 'Server URL has no /v<major> segment: https://api.example.nl/v+. Put the major version in the path once, for example https://api.example.nl/v1.'],
+  ['https://v1.example.nl/api', 'Server URL has no /v<major> segment: https://v1.example.nl/api. Put the major version in the path once, for example https://api.example.nl/v1.'],
+  ['https://api.example.nl/v1/v1', 'Server URL has more than one /v<major> segment: https://api.example.nl/v1/v1. Put the major version in the path once, for example https://api.example.nl/v1.'],
+  ['https://api.example.nl/apiv1', 'Server URL has no /v<major> segment: https://api.example.nl/apiv1. Put the major version in the path once, for example https://api.example.nl/v1.'],
+  ['https://api.example.nl/v2', 'Server URL major version differs from info.version 1.0.0: https://api.example.nl/v2. Use /v1.'],
+])('%s is wrong', async (url, message) => {
+  expect(await serverFindings(url)).toEqual([['error', 'servers.0.url', message]]);
+});
+
+test('variables are replaced by their defaults before the URL is judged', async () => {
+  expect(await serverFindings('https://{host}/{version}', { host: { default: 'api.example.nl' }, version: { default: 'v3' } })).toEqual([
+    ['error', 'servers.0.url', 'Server URL major version differs from info.version 1.0.0: https://api.example.nl/v3. Use /v1.'],
+  ]);
+  expect(await serverFindings('https://{host}/{version}', { host: { default: 'api.example.nl' }, version: { default: 'v1' } })).toEqual([]);
+});
+
+test('path-level and operation-level servers are checked too', async () => {
+  const doc = conformantDocument();
+  doc.paths['/monumenten'].servers = [{ url: 'https://a.example.nl/monumenten' }];
+  doc.paths['/monumenten'].get.servers = [{ url: 'https://b.example.nl/v1.0' }];
+  expect(summary(await findingsOf(CODE, doc)).map(([, path]) => path)).toEqual([
+    'paths./monumenten.get.servers.0.url',
+    'paths./monumenten.servers.0.url',
+  ]);
+});
+
+test.each(['https://api.example.nl/v1', '/api/v1', 'v1', 'https://api.example.nl/monumenten/v1/', 'http://localhost:8080/v1'])('%s passes (relative URLs allowed)', async (url) => {
+  expect(await serverFindings(url)).toEqual([]);
+});

@@ -1,0 +1,59 @@
+import { join } from 'node:path';
+import { conformantDocument } from '../fixtures/conformant.js';
+import { FIXTURES, findingsOf, summary } from '../harness.js';
+
+const CODE = '/core/version-header';
+
+test('a 2xx response without API-Version is an error at its headers', async () => {
+  const doc = conformantDocument();
+  delete doc.paths['/monumenten'].get.responses['200'].headers;
+  expect(summary(await findingsOf(CODE, doc))).toEqual([
+    ['error', 'paths./monumenten.get.responses.200', 'Response does not declare the API-Version header: no headers. Declare API-Version with the full version of the API.'],
+  ]);
+});
+
+test('status ranges (2XX) and 3xx codes are checked; the message names the headers found', async () => {
+  const doc = conformantDocument();
+  const responses = doc.paths['/monumenten'].get.responses;
+  responses['2XX'] = { description: 'Ok', headers: { 'X-Request-Id': { schema: { type: 'string' } } } };
+  responses['304'] = { description: 'Niet gewijzigd' };
+  expect(summary(await findingsOf(CODE, doc))).toEqual([
+    ['error', 'paths./monumenten.get.responses.304', 'Response does not declare the API-Version header: no headers. Declare API-Version with the full version of the API.'],
+    ['error', 'paths./monumenten.get.responses.2XX.headers', 'Response does not declare the API-Version header: X-Request-Id. Declare API-Version with the full version of the API.'],
+  ]);
+});
+
+test('header names compare case-insensitively', async () => {
+  const doc = conformantDocument();
+  const headers = doc.paths['/monumenten'].get.responses['200'].headers;
+  headers['API-VERSION'] = headers['API-Version'];
+  delete headers['API-Version'];
+  doc.paths['/openapi.json'].get.responses['200'].headers['api-version'] = { schema: { type: 'string' } };
+  delete doc.paths['/openapi.json'].get.responses['200'].headers['API-Version'];
+  expect(await findingsOf(CODE, doc)).toEqual([]);
+});
+
+test('a shared response reached through $ref, under 200 and 201, is reported once, at its definition', async () => {
+  const doc = conformantDocument();
+  doc.components.responses.Lijst = { description: 'Lijst', content: { 'application/json': { schema: { type: 'object' } } } };
+  doc.paths['/monumenten'].get.responses['200'] = { $ref: '#/components/responses/Lijst' };
+  doc.paths['/gebieden'] = { post: { operationId: 'createGebied', responses: { '201': { $ref: '#/components/responses/Lijst' } } } };
+  const findings = await findingsOf(CODE, doc);
+  expect(summary(findings)).toEqual([
+    ['error', 'components.responses.Lijst', 'Response does not declare the API-Version header: no headers. Declare API-Version with the full version of the API.'],
+  ]);
+});
+
+test('a response in another file, reached through a relative $ref, is checked in that file', async () => {
+  const external = join(FIXTURES, 'external-responses.yaml');
+  const doc = conformantDocument();
+  doc.paths['/monumenten'].get.responses['200'] = { $ref: './external-responses.yaml#/Lijst' };
+  const findings = await findingsOf(CODE, doc);
+  expect(findings.map((finding) => [finding.path, finding.source])).toEqual([['Lijst.headers', external]]);
+});
+
+test('error responses and other methods than the five are not this rule\'s business', async () => {
+  const doc = conformantDocument();
+  doc.paths['/monumenten'].get.responses['404'] = { description: 'Niet gevonden', content: { 'application/problem+json': { schema: { type: 'object' } } } };
+  expect(await findingsOf(CODE, doc)).toEqual([]);
+});

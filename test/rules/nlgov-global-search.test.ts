@@ -1,0 +1,71 @@
+import { conformantDocument } from '../fixtures/conformant.js';
+import { findingsOf, summary } from '../harness.js';
+
+const CODE = 'nlgov:global-search';
+const ADVICE = 'Return currentPage, nextPage, pageSize and _embedded.items[] with type and _links.self.href.';
+
+function withSearchResult(schema: object) {
+  const doc = conformantDocument();
+  doc.components.schemas.Zoekresultaat = schema;
+  doc.paths['/_search'] = {
+    post: {
+      operationId: 'zoek',
+      responses: {
+        '200': { description: 'Ok', headers: { 'API-Version': { $ref: '#/components/headers/ApiVersion' } }, content: { 'application/hal+json': { schema: { $ref: '#/components/schemas/Zoekresultaat' } } } },
+        '400': { $ref: '#/components/responses/Probleem' },
+      },
+    },
+  };
+  return doc;
+}
+
+const item = { type: 'object', properties: { type: { type: 'string' }, _links: { type: 'object', properties: { self: { type: 'object', properties: { href: { type: 'string' } } } } } } };
+
+test('missing paging fields and an items member without type are warnings at the schema that lacks them', async () => {
+  const doc = withSearchResult({
+    type: 'object',
+    properties: {
+      currentPage: { type: 'integer' },
+      _embedded: { type: 'object', properties: { items: { type: 'array', items: { type: 'object', properties: { _links: item.properties._links } } } } },
+    },
+  });
+  expect(summary(await findingsOf(CODE, doc))).toEqual([
+    ['warn', 'components.schemas.Zoekresultaat', `Global search result lacks a required field: nextPage. ${ADVICE}`],
+    ['warn', 'components.schemas.Zoekresultaat', `Global search result lacks a required field: pageSize. ${ADVICE}`],
+    ['warn', 'components.schemas.Zoekresultaat.properties._embedded.properties.items.items', `Global search result lacks a required field: _embedded.items[].type. ${ADVICE}`],
+  ]);
+});
+
+test('a result without _embedded is reported once for it', async () => {
+  const doc = withSearchResult({ type: 'object', properties: { currentPage: { type: 'integer' }, nextPage: { type: 'integer' }, pageSize: { type: 'integer' } } });
+  expect(summary(await findingsOf(CODE, doc))).toEqual([
+    ['warn', 'components.schemas.Zoekresultaat', `Global search result lacks a required field: _embedded. ${ADVICE}`],
+  ]);
+});
+
+test('the full shape passes, also when composed with allOf', async () => {
+  const doc = withSearchResult({
+    allOf: [
+      { type: 'object', properties: { currentPage: { type: 'integer' }, nextPage: { type: 'integer' }, pageSize: { type: 'integer' } } },
+      { type: 'object', properties: { _embedded: { type: 'object', properties: { items: { type: 'array', items: item } } } } },
+    ],
+  });
+  expect(await findingsOf(CODE, doc)).toEqual([]);
+});
+
+test('items that are a oneOf of member schemas pass when every branch has type and _links.self.href', async () => {
+  const monument = { ...item, properties: { ...item.properties, naam: { type: 'string' } } };
+  const doc = withSearchResult({
+    type: 'object',
+    properties: {
+      currentPage: { type: 'integer' }, nextPage: { type: 'integer' }, pageSize: { type: 'integer' },
+      _embedded: { type: 'object', properties: { items: { type: 'array', items: { oneOf: [item, monument] } } } },
+    },
+  });
+  expect(await findingsOf(CODE, doc)).toEqual([]);
+  doc.components.schemas.Zoekresultaat.properties._embedded.properties.items.items.oneOf.push({ type: 'object', properties: { naam: { type: 'string' } } });
+  expect(summary(await findingsOf(CODE, doc)).map(([, , message]) => message)).toEqual([
+    `Global search result lacks a required field: _embedded.items[].type. ${ADVICE}`,
+    `Global search result lacks a required field: _embedded.items[]._links. ${ADVICE}`,
+  ]);
+});

@@ -1,0 +1,40 @@
+import { conformantDocument } from '../fixtures/conformant.js';
+import { findingsOf, summary } from '../harness.js';
+
+const CODE = 'nlgov:http-status-codes';
+const problem = { $ref: '#/components/responses/Probleem' };
+const versioned = (description: string) => ({ description, headers: { 'API-Version': { $ref: '#/components/headers/ApiVersion' } } });
+
+test('a POST on a collection without 201 is an info', async () => {
+  const doc = conformantDocument();
+  doc.paths['/monumenten'].post = { operationId: 'createMonument', responses: { '200': versioned('Ok'), '400': problem } };
+  expect(summary(await findingsOf(CODE, doc))).toEqual([
+    ['info', 'paths./monumenten.post.responses', 'POST on collection /monumenten has no 201 response: 200, 400. Answer a create with 201 Created and a Location header.'],
+  ]);
+});
+
+test('200 as the only response and a DELETE without 200/202/204 are infos', async () => {
+  const doc = conformantDocument();
+  doc.paths['/monumenten/{monumentId}'] = {
+    parameters: [{ name: 'monumentId', in: 'path', required: true, schema: { type: 'string' } }],
+    get: { operationId: 'getMonument', responses: { '200': versioned('Ok') } },
+    delete: { operationId: 'deleteMonument', responses: { '404': problem } },
+  };
+  expect(summary(await findingsOf(CODE, doc))).toEqual([
+    ['info', 'paths./monumenten/{monumentId}.get.responses', 'GET declares 200 as its only response: 200. Describe the error responses too (400, 404, ...), with problem details.'],
+    ['info', 'paths./monumenten/{monumentId}.delete.responses', 'DELETE has no 200, 202 or 204 response: 404. Answer a delete with 204 No Content (or 200/202).'],
+  ]);
+});
+
+test('a create with 201, a POST on _search, /search or a member, a DELETE with 204 and /openapi.json with only 200 pass', async () => {
+  const doc = conformantDocument();
+  doc.paths['/monumenten'].post = { operationId: 'createMonument', responses: { '201': versioned('Gemaakt'), '400': problem } };
+  doc.paths['/_search'] = { post: { operationId: 'zoek', responses: { '200': versioned('Ok'), '400': problem } } };
+  doc.paths['/monumenten/search'] = { post: { operationId: 'zoekMonumenten', responses: { '200': versioned('Ok'), '400': problem } } };
+  doc.paths['/monumenten/{monumentId}'] = {
+    parameters: [{ name: 'monumentId', in: 'path', required: true, schema: { type: 'string' } }],
+    post: { operationId: 'vervangMonument', responses: { '200': versioned('Ok'), '400': problem } },
+    delete: { operationId: 'deleteMonument', responses: { '204': versioned('Verwijderd'), '404': problem } },
+  };
+  expect(await findingsOf(CODE, doc)).toEqual([]);
+});

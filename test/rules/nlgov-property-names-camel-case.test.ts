@@ -1,0 +1,53 @@
+import { conformantDocument } from '../fixtures/conformant.js';
+import { findingsOf, summary } from '../harness.js';
+
+const CODE = 'nlgov:property-names-camel-case';
+const message = (name: string) => `Property name is not lowerCamelCase: ${name}. Rename it in lowerCamelCase.`;
+
+test('properties are found through items, allOf, oneOf, additionalProperties and nested objects', async () => {
+  const doc = conformantDocument();
+  doc.components.schemas.Monument.properties.bouw_jaar = { type: 'integer' };
+  doc.components.schemas.Monument.properties.adres = { type: 'object', properties: { Straat: { type: 'string' } } };
+  doc.components.schemas.Lijst = {
+    allOf: [{ properties: { 'totaal-aantal': { type: 'integer' } } }],
+    oneOf: [{ properties: { Eerste: { type: 'string' } } }],
+    properties: { items: { type: 'array', items: { properties: { item_id: { type: 'string' } } } } },
+    additionalProperties: { properties: { Extra: { type: 'string' } } },
+  };
+  expect(summary(await findingsOf(CODE, doc))).toEqual([
+    ['warn', 'components.schemas.Monument.properties.bouw_jaar', message('bouw_jaar')],
+    ['warn', 'components.schemas.Monument.properties.adres.properties.Straat', message('Straat')],
+    ['warn', 'components.schemas.Lijst.allOf.0.properties.totaal-aantal', message('totaal-aantal')],
+    ['warn', 'components.schemas.Lijst.oneOf.0.properties.Eerste', message('Eerste')],
+    ['warn', 'components.schemas.Lijst.properties.items.items.properties.item_id', message('item_id')],
+    ['warn', 'components.schemas.Lijst.additionalProperties.properties.Extra', message('Extra')],
+  ]);
+});
+
+test('an inline schema in a response is checked; a shared schema used twice is reported once at its definition', async () => {
+  const doc = conformantDocument();
+  doc.components.schemas.Monument.properties.Naam = { type: 'string' };
+  doc.paths['/monumenten'].get.responses['200'].content['application/json'].schema = {
+    type: 'object',
+    properties: { Resultaten: { type: 'array', items: { $ref: '#/components/schemas/Monument' } }, eerste: { $ref: '#/components/schemas/Monument' } },
+  };
+  expect(summary(await findingsOf(CODE, doc))).toEqual([
+    ['warn', 'paths./monumenten.get.responses.200.content.application/json.schema.properties.Resultaten', message('Resultaten')],
+    ['warn', 'components.schemas.Monument.properties.Naam', message('Naam')],
+  ]);
+});
+
+test('circular schemas terminate; names inside example values are data', async () => {
+  const doc = conformantDocument();
+  doc.components.schemas.Monument.properties.onderdelen = { type: 'array', items: { $ref: '#/components/schemas/Monument' } };
+  doc.components.schemas.Monument.example = { identificatie: 'M-1', Niet_Gecontroleerd: true };
+  expect(await findingsOf(CODE, doc)).toEqual([]);
+});
+
+test('HAL _links and _embedded and lowerCamelCase names pass', async () => {
+  const doc = conformantDocument();
+  doc.components.schemas.Monument.properties._links = { type: 'object', properties: { self: { type: 'object', properties: { href: { type: 'string' } } } } };
+  doc.components.schemas.Monument.properties._embedded = { type: 'object' };
+  doc.components.schemas.Monument.properties.bouwjaarVanaf = { type: 'integer' };
+  expect(await findingsOf(CODE, doc)).toEqual([]);
+});

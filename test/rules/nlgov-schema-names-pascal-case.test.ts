@@ -1,0 +1,18 @@
+import { conformantDocument } from '../fixtures/conformant.js';
+import { findingsOf, summary } from '../harness.js';
+
+const CODE = 'nlgov:schema-names-pascal-case';
+
+test.each(['monument', 'Monument_Detail', 'monument-detail', 'MONUMENT-LIJST'])('%s is a warning at the schema key', async (name) => {
+  const doc = conformantDocument();
+  doc.components.schemas[name] = { type: 'object' };
+  expect(summary(await findingsOf(CODE, doc))).toEqual([
+    ['warn', `components.schemas.${name}`, `Schema name is not PascalCase: ${name}. Rename the schema in PascalCase, for example MonumentDetail.`],
+  ]);
+});
+
+test.each(['Monument', 'MonumentDetail', 'Monument2024', 'BAGAdres'])('%s passes', async (name) => {
+  const doc = conformantDocument();
+  doc.components.schemas[name] = { type: 'object' };
+  expect(await findingsOf(CODE, doc)).toEqual([]);
+});
