@@ -1,0 +1,72 @@
+import { execFile } from 'node:child_process';
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { coreRules } from '../rulesets/core.js';
+import { lint } from './harness.js';
+
+/**
+ * The package as users meet it: the built dist/ through the Spectral CLI, with --ruleset, through
+ * this repository's .spectral.yaml, and installed from its npm tarball in another project.
+ */
+const run = promisify(execFile);
+const root = process.cwd();
+const spectralBin = join(root, 'node_modules', '.bin', 'spectral');
+const nonConformant = join(root, 'examples', 'non-conformant-api.yaml');
+
+interface CliResult { code: number; stdout: string }
+
+async function spectral(args: string[], cwd = root): Promise<CliResult> {
+  try {
+    const { stdout } = await run(spectralBin, ['lint', ...args], { cwd, maxBuffer: 1 << 26 });
+    return { code: 0, stdout };
+  } catch (error) {
+    const failed = error as { code?: number; stdout?: string };
+    return { code: failed.code ?? -1, stdout: failed.stdout ?? '' };
+  }
+}
+
+function codesOf(json: string): string[] {
+  return [...new Set((JSON.parse(json) as Array<{ code: string }>).map((result) => result.code))].sort();
+}
+
+let expectedCodes: string[];
+
+beforeAll(async () => {
+  await run('npx', ['tsup'], { cwd: root });
+  expectedCodes = [...new Set((await lint(readFileSync(nonConformant, 'utf8'), nonConformant)).map((finding) => finding.code))].sort();
+}, 120000);
+
+test('the built ESM ruleset lints the conformant example clean', async () => {
+  const result = await spectral(['examples/monumenten-api.yaml', '--ruleset', 'dist/ruleset.js']);
+  expect(result).toEqual({ code: 0, stdout: expect.stringContaining('No results with a severity of \'error\' found!') });
+});
+
+test.each(['dist/ruleset.js', 'dist/ruleset.cjs'])('%s gives the same findings as the source ruleset', async (ruleset) => {
+  const result = await spectral([nonConformant, '--ruleset', ruleset, '-f', 'json']);
+  expect(result.code).toBe(1);
+  expect(codesOf(result.stdout)).toEqual(expectedCodes);
+  expect(expectedCodes).toEqual(expect.arrayContaining(Object.keys(coreRules).filter((code) => code !== 'nlgov:openapi-json-documented')));
+});
+
+test('the repository .spectral.yaml needs no --ruleset flag', async () => {
+  const result = await spectral(['examples/non-conformant-api.yaml', '-f', 'json']);
+  expect(codesOf(result.stdout)).toEqual(expectedCodes);
+});
+
+test('installed from its tarball into another project, `extends: nlgov-adr` works', async () => {
+  const project = mkdtempSync(join(tmpdir(), 'nlgov-adr-consumer-'));
+  try {
+    await run('npm', ['pack', '--ignore-scripts', '--pack-destination', project], { cwd: root });
+    const tarball = readdirSync(project).find((name) => name.endsWith('.tgz')) as string;
+    writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', private: true }));
+    await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', `./${tarball}`], { cwd: project });
+    writeFileSync(join(project, '.spectral.yaml'), 'extends: nlgov-adr\n');
+    copyFileSync(nonConformant, join(project, 'api.yaml'));
+    const result = await spectral(['api.yaml', '-f', 'json'], project);
+    expect(codesOf(result.stdout)).toEqual(expectedCodes);
+  } finally {
+    rmSync(project, { recursive: true, force: true });
+  }
+}, 180000);
