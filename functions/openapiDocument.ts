@@ -1,7 +1,8 @@
 import type { IFunctionResult, RulesetFunctionContext } from '@stoplight/spectral-core';
 import type { JsonPath } from '@stoplight/types';
 import { ruleFunction } from '../lib/rule-function.js';
-import { asArray, entries, isObject, type JsonObject } from '../lib/json.js';
+import { entries, isObject, type JsonObject } from '../lib/json.js';
+import { resolverErrors } from '../lib/inventory.js';
 
 const SUPPORTED_VERSION = /^3\.0\.\d+$/;
 /** Data, not description: a `$ref` key inside these is not a reference. */
@@ -65,15 +66,6 @@ function brokenReferences(context: RulesetFunctionContext): Set<string> {
     if (named?.[1] !== undefined) broken.add(named[1]);
   }
   return broken;
-}
-
-/** The inventory's resolver errors are not part of Spectral's declared interface, so read them defensively. */
-function resolverErrors(context: RulesetFunctionContext): Array<{ path: JsonPath; message: string }> {
-  const inventory: object = context.documentInventory;
-  const errors: unknown = 'errors' in inventory ? inventory.errors : undefined;
-  return asArray(errors).filter(
-    (error): error is { path: JsonPath; message: string } => isObject(error) && Array.isArray(error.path) && typeof error.message === 'string',
-  );
 }
 
 function valueAt(root: unknown, path: JsonPath): unknown {

@@ -2,12 +2,15 @@ import type { IFunctionResult } from '@stoplight/spectral-core';
 import { ruleFunction } from '../lib/rule-function.js';
 import { entries, isObject } from '../lib/json.js';
 import { findHeader, statusClass } from '../lib/openapi.js';
+import { contentCarriesGeometry } from '../lib/geo.js';
 
 export interface RequiredResponseHeaderOptions {
   header: string;
   /** Status classes (2 for 2xx and 2XX) whose responses must declare the header. */
   statusClasses: number[];
   advice: string;
+  /** Only responses whose body carries geometry (GeoJSON, WKT/WKB): the geospatial module's headers. */
+  onlyWithGeometry?: boolean;
 }
 
 /** A header every response of the given status classes declares; names compare case-insensitively. */
@@ -22,6 +25,7 @@ export default ruleFunction<RequiredResponseHeaderOptions>(
         header: { type: 'string' },
         statusClasses: { type: 'array', items: { type: 'integer' } },
         advice: { type: 'string' },
+        onlyWithGeometry: { type: 'boolean' },
       },
     },
   },
@@ -30,6 +34,7 @@ export default ruleFunction<RequiredResponseHeaderOptions>(
     for (const [status, response] of entries(responses)) {
       const responseClass = statusClass(status);
       if (!isObject(response) || responseClass === undefined || !options.statusClasses.includes(responseClass)) continue;
+      if (options.onlyWithGeometry === true && !contentCarriesGeometry(response)) continue;
       if (findHeader(response.headers, options.header) !== undefined) continue;
       const declared = entries(response.headers).map(([name]) => name);
       const found = declared.length === 0 ? 'no headers' : declared.join(', ');

@@ -5,7 +5,6 @@ export const OPERATION_METHODS = ['get', 'put', 'post', 'patch', 'delete'] as co
 /** Methods OpenAPI can declare but /core/http-methods forbids. */
 export const FORBIDDEN_METHODS = ['head', 'options', 'trace'] as const;
 
-export const OPERATIONS_GIVEN = `$.paths[*][${OPERATION_METHODS.join(',')}]`;
 
 /** Status keys are codes (`200`) or ranges (`2XX`); the class is the first digit. */
 export function statusClass(statusKey: string): number | undefined {

@@ -1,4 +1,3 @@
-import type { RuleDefinition } from '@stoplight/spectral-core';
 import { oas3 } from '@stoplight/spectral-formats';
 import openapiDocument from '../functions/openapiDocument.js';
 import contactDetails from '../functions/contactDetails.js';
@@ -17,21 +16,12 @@ import propertyNameCasing from '../functions/propertyNameCasing.js';
 import problemDetailsMediaType from '../functions/problemDetailsMediaType.js';
 import statusCodeHeuristics from '../functions/statusCodeHeuristics.js';
 import globalSearchShape from '../functions/globalSearchShape.js';
-import { OPERATIONS_GIVEN } from '../lib/openapi.js';
-import { documentationUrl } from './documentation.js';
+import { OPERATION_PATHS, PARAMETERS_GIVEN, RESPONSES_GIVEN, SERVERS_GIVEN, rule, type NlgovRule } from './rule.js';
 
-export type NlgovRule = RuleDefinition & { description: string; severity: 'error' | 'warn' | 'info' | 'hint' };
-
-const SERVERS_GIVEN = ['$.servers[*]', '$.paths[*].servers[*]', `${OPERATIONS_GIVEN}.servers[*]`];
-const PARAMETERS_GIVEN = ['$.paths[*].parameters[*]', `${OPERATIONS_GIVEN}.parameters[*]`];
-const RESPONSES_GIVEN = `${OPERATIONS_GIVEN}.responses`;
+export type { NlgovRule };
 
 /** Query parameters whose names OGC API Features fixes, required by the geospatial module. */
 export const OGC_QUERY_PARAMETERS = ['bbox-crs', 'filter-crs', 'filter-lang', 'subset-crs', 'datetime', 'bbox', 'crs', 'f', 'limit', 'filter'];
-
-function rule(code: string, definition: Omit<NlgovRule, 'documentationUrl' | 'message'>): NlgovRule {
-  return { message: '{{error}}', documentationUrl: documentationUrl(code), ...definition };
-}
 
 export const coreRules: Record<string, NlgovRule> = {
   '/core/doc-openapi': rule('/core/doc-openapi', {
@@ -161,7 +151,7 @@ export const coreRules: Record<string, NlgovRule> = {
     description: 'Heuristics for /core/http-response-code: status codes that fit the operation.',
     severity: 'info',
     formats: [oas3],
-    given: OPERATIONS_GIVEN,
+    given: OPERATION_PATHS,
     then: { function: statusCodeHeuristics },
   }),
   'nlgov:global-search': rule('nlgov:global-search', {

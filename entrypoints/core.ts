@@ -1,0 +1,1 @@
+export { coreRuleset as default } from '../rulesets/modules.js';

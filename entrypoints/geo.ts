@@ -1,0 +1,1 @@
+export { geoRuleset as default } from '../rulesets/modules.js';

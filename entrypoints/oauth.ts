@@ -1,0 +1,1 @@
+export { oauthRuleset as default } from '../rulesets/modules.js';

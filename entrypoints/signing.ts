@@ -1,0 +1,1 @@
+export { signingRuleset as default } from '../rulesets/modules.js';

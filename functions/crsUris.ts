@@ -1,0 +1,35 @@
+import type { IFunctionResult } from '@stoplight/spectral-core';
+import type { JsonPath } from '@stoplight/types';
+import { ruleFunction } from '../lib/rule-function.js';
+import { entries, isObject } from '../lib/json.js';
+import { declaredValues } from '../lib/declared-values.js';
+import { CONTENT_CRS, CRS_QUERY_PARAMETERS, CRS_URI, LEGACY_EPSG_VALUES } from '../lib/crs.js';
+
+/**
+ * nlgov:crs-uri: the CRS values a description pins down for crs, bbox-crs, filter-crs (query) and
+ * Content-Crs (header parameter or response header) are CRS URIs. Legacy EPSG codes on Content-Crs
+ * are nlgov:deprecated-geo's finding, so each problem is reported once.
+ * Given a parameter, or a response's headers map.
+ */
+export default ruleFunction<null>({ input: null, options: null }, (target) => {
+  if (!isObject(target)) return [];
+  if (typeof target.name === 'string' && typeof target.in === 'string') return parameterFindings(target.name, target.in, target);
+  return entries(target)
+    .filter(([name]) => name.toLowerCase() === CONTENT_CRS)
+    .flatMap(([name, header]) => valueFindings(name, header, [name], true));
+});
+
+function parameterFindings(name: string, location: string, parameter: Record<string, unknown>): IFunctionResult[] {
+  if (location === 'query' && CRS_QUERY_PARAMETERS.has(name)) return valueFindings(name, parameter, [], false);
+  if (location === 'header' && name.toLowerCase() === CONTENT_CRS) return valueFindings(name, parameter, [], true);
+  return [];
+}
+
+function valueFindings(name: string, declaration: unknown, base: JsonPath, isContentCrs: boolean): IFunctionResult[] {
+  return declaredValues(declaration)
+    .filter(([value]) => typeof value === 'string' && !CRS_URI.test(value) && !(isContentCrs && LEGACY_EPSG_VALUES.has(value)))
+    .map(([value, path]) => ({
+      message: `${name} value is not a CRS URI: ${String(value)}. Use the URI, for example http://www.opengis.net/def/crs/EPSG/0/28992.`,
+      path: [...base, ...path],
+    }));
+}

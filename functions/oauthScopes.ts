@@ -1,0 +1,44 @@
+import type { IFunctionResult } from '@stoplight/spectral-core';
+import { ruleFunction } from '../lib/rule-function.js';
+import { asArray, asObject, entries, isObject, type JsonObject } from '../lib/json.js';
+import { resolvedDocument } from '../lib/inventory.js';
+
+/**
+ * nlgov:oauth-scopes. Given an oauth2 security scheme: every scope is described. Given a
+ * security requirement: each oauth2 scheme it names asks for at least one scope, and only
+ * scopes that scheme defines.
+ */
+export default ruleFunction<null>({ input: null, options: null }, (target, _options, context) => {
+  if (!isObject(target)) return [];
+  if (context.path[context.path.length - 2] === 'securitySchemes') return scopeDescriptions(target);
+  const schemes = asObject(asObject(asObject(resolvedDocument(context)).components).securitySchemes);
+  return requirementFindings(target, schemes);
+});
+
+function scopeDescriptions(scheme: JsonObject): IFunctionResult[] {
+  if (scheme.type !== 'oauth2') return [];
+  return entries(scheme.flows).flatMap(([flowName, flow]) =>
+    entries(asObject(flow).scopes)
+      .filter(([, description]) => typeof description !== 'string' || description.trim() === '')
+      .map(([scope]) => ({ message: `OAuth scope has no description: ${scope}. Document what the scope grants.`, path: ['flows', flowName, 'scopes', scope] })),
+  );
+}
+
+function requirementFindings(requirement: JsonObject, schemes: JsonObject): IFunctionResult[] {
+  const results: IFunctionResult[] = [];
+  for (const [schemeName, scopes] of Object.entries(requirement)) {
+    const scheme = asObject(schemes[schemeName]);
+    if (scheme.type !== 'oauth2') continue;
+    const requested = asArray(scopes);
+    if (requested.length === 0) {
+      results.push({ message: `OAuth requirement names no scope: ${schemeName}. Require the scope each resource needs.`, path: [schemeName] });
+      continue;
+    }
+    const defined = new Set(entries(scheme.flows).flatMap(([, flow]) => Object.keys(asObject(asObject(flow).scopes))));
+    requested.forEach((scope, index) => {
+      if (typeof scope === 'string' && defined.has(scope)) return;
+      results.push({ message: `OAuth requirement names a scope ${schemeName} does not define: ${String(scope)}. Define it in the scheme's flows or use a defined scope.`, path: [schemeName, index] });
+    });
+  }
+  return results;
+}

@@ -1,0 +1,72 @@
+import type { IFunctionResult } from '@stoplight/spectral-core';
+import type { JsonPath } from '@stoplight/types';
+import { ruleFunction } from '../lib/rule-function.js';
+import { asObject, type JsonObject } from '../lib/json.js';
+import { findHeader } from '../lib/openapi.js';
+import { declaredValues } from '../lib/declared-values.js';
+
+export interface SignatureHeaderOptions {
+  header: string;
+  /** A message signature covers the Digest header, so the exchange must declare it too. */
+  requireDigest: boolean;
+}
+
+const DETACHED_JWS = /^[A-Za-z0-9_-]+\.\.[A-Za-z0-9_-]+$/;
+const FORMAT = 'jws-compact-detached';
+
+/**
+ * /signing/payload and /signing/message: the signature header is a string of format
+ * jws-compact-detached whose examples are detached compact JWSs. Given a headers map (of a
+ * response or components.headers) or a parameter list (header parameters of a request).
+ */
+export default ruleFunction<SignatureHeaderOptions>(
+  {
+    input: null,
+    options: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['header', 'requireDigest'],
+      properties: { header: { type: 'string' }, requireDigest: { type: 'boolean' } },
+    },
+  },
+  (target, options, context) => {
+    const inComponents = context.path[0] === 'components';
+    if (Array.isArray(target)) return parameterFindings(target, options);
+    const found = findHeader(target, options.header);
+    if (found === undefined) return [];
+    const [name, header] = found;
+    const digestMissing = options.requireDigest && !inComponents && findHeader(target, 'Digest') === undefined;
+    return [...declarationFindings(name, header, [name]), ...(digestMissing ? [missingDigest(name, [name])] : [])];
+  },
+);
+
+function parameterFindings(parameters: unknown[], options: SignatureHeaderOptions): IFunctionResult[] {
+  const headerParameters = parameters
+    .map((parameter, index): [JsonObject, number] => [asObject(parameter), index])
+    .filter(([parameter]) => parameter.in === 'header' && typeof parameter.name === 'string');
+  const signature = headerParameters.find(([parameter]) => String(parameter.name).toLowerCase() === options.header.toLowerCase());
+  if (signature === undefined) return [];
+  const [parameter, index] = signature;
+  const hasDigest = headerParameters.some(([candidate]) => String(candidate.name).toLowerCase() === 'digest');
+  const findings = declarationFindings(String(parameter.name), parameter, [index]);
+  return options.requireDigest && !hasDigest ? [...findings, missingDigest(String(parameter.name), [index])] : findings;
+}
+
+function declarationFindings(name: string, declaration: JsonObject, base: JsonPath): IFunctionResult[] {
+  const results: IFunctionResult[] = [];
+  const schema = asObject(declaration.schema);
+  if (schema.type !== 'string' || schema.format !== FORMAT) {
+    const found = `type ${String(schema.type ?? 'none')}, format ${String(schema.format ?? 'none')}`;
+    results.push({ message: `${name} is not declared as a detached JWS: ${found}. Declare schema type string with format ${FORMAT}.`, path: [...base, ...(declaration.schema === undefined ? [] : ['schema'])] });
+  }
+  for (const [value, path] of declaredValues(declaration)) {
+    if (typeof value === 'string' && DETACHED_JWS.test(value)) continue;
+    results.push({ message: `${name} example is not a detached compact JWS: ${String(value)}. Give header..signature: two base64url parts around two dots.`, path: [...base, ...path] });
+  }
+  return results;
+}
+
+function missingDigest(name: string, base: JsonPath): IFunctionResult {
+  return { message: `${name} is declared without the Digest header it signs: no Digest. Declare the Digest header beside it.`, path: base };
+}
+

@@ -1,0 +1,116 @@
+import { asArray, entries, isObject, type JsonObject } from './json.js';
+import { effectiveParameters, mediaTypeName, operationsOf } from './openapi.js';
+import { schemaRoots, walkSchema } from './schema-walk.js';
+
+export type GeoKind = 'Feature' | 'FeatureCollection' | 'Geometry';
+
+export const GEOMETRY_TYPES = ['Point', 'MultiPoint', 'LineString', 'MultiLineString', 'Polygon', 'MultiPolygon', 'GeometryCollection'];
+export const GEOJSON_MEDIA_TYPE = 'application/geo+json';
+
+/**
+ * Well-known GeoJSON schemas by URL: geojson.org's and the OGC API Features schemas
+ * (schemas.opengis.net, the ogcapi-features repository). Offline, or before resolution, the
+ * `$ref` is all there is to go by.
+ */
+const KNOWN_SCHEMA_HOSTS = /geojson\.org|opengis\.net|ogcapi-features|opengeospatial/i;
+
+export function kindOfReference(reference: string): GeoKind | undefined {
+  if (!KNOWN_SCHEMA_HOSTS.test(reference)) return undefined;
+  const name = (reference.split('#')[0] ?? '').split('/').pop()?.toLowerCase() ?? '';
+  if (name.includes('featurecollection')) return 'FeatureCollection';
+  if (name.includes('feature')) return 'Feature';
+  if (/geometry|point|linestring|polygon/.test(name)) return 'Geometry';
+  return undefined;
+}
+
+/** Properties of a schema, merged over allOf, so composition does not hide the shape. */
+function shapeProperties(schema: JsonObject): JsonObject {
+  const merged: JsonObject = {};
+  const stack: unknown[] = [schema];
+  const seen = new Set<unknown>();
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (!isObject(node) || seen.has(node)) continue;
+    seen.add(node);
+    if (isObject(node.properties)) Object.assign(merged, node.properties);
+    stack.push(...asArray(node.allOf));
+  }
+  return merged;
+}
+
+/** The values the `type` property may take (enum or const), if it is pinned down. */
+function typeValues(typeProperty: unknown): string[] {
+  if (!isObject(typeProperty)) return [];
+  const values = [...asArray(typeProperty.enum)];
+  if (typeProperty.const !== undefined) values.push(typeProperty.const);
+  return values.filter((value): value is string => typeof value === 'string');
+}
+
+/** What GeoJSON object a schema is, judged on this schema alone (not its subschemas). */
+export function geoKindOf(schema: unknown): GeoKind | undefined {
+  if (!isObject(schema)) return undefined;
+  if (typeof schema.$ref === 'string') return kindOfReference(schema.$ref);
+  if (schema.type === 'string' && (schema.format === 'wkt' || schema.format === 'wkb')) return 'Geometry';
+  const properties = shapeProperties(schema);
+  const types = typeValues(properties.type);
+  if (types.includes('FeatureCollection') || (properties.type !== undefined && properties.features !== undefined)) return 'FeatureCollection';
+  if (types.includes('Feature') || (properties.type !== undefined && properties.geometry !== undefined && properties.properties !== undefined)) return 'Feature';
+  if (types.some((type) => GEOMETRY_TYPES.includes(type))) return 'Geometry';
+  if (properties.type !== undefined && (properties.coordinates !== undefined || properties.geometries !== undefined)) return 'Geometry';
+  const branches = [...asArray(schema.oneOf), ...asArray(schema.anyOf)];
+  if (branches.length > 0) {
+    const kinds = new Set(branches.map(geoKindOf));
+    if (kinds.size === 1) return [...kinds][0];
+  }
+  return undefined;
+}
+
+const containsCache = new WeakMap<object, boolean>();
+
+/** Whether a schema or any of its subschemas is GeoJSON (or WKT/WKB). Cached per schema object. */
+export function containsGeometry(schema: unknown): boolean {
+  if (!isObject(schema)) return false;
+  const cached = containsCache.get(schema);
+  if (cached !== undefined) return cached;
+  let found = false;
+  walkSchema(schema, [], (node) => {
+    if (!found && geoKindOf(node) !== undefined) found = true;
+  }, new WeakSet());
+  containsCache.set(schema, found);
+  return found;
+}
+
+/** Whether a request body or response carries geometry in any of its media types. */
+export function contentCarriesGeometry(holder: unknown): boolean {
+  if (!isObject(holder)) return false;
+  return entries(holder.content).some(([name, media]) => mediaTypeName(name) === GEOJSON_MEDIA_TYPE || (isObject(media) && containsGeometry(media.schema)));
+}
+
+const geospatialCache = new WeakMap<object, boolean>();
+
+/**
+ * RULES.md: an API is geospatial when an operation uses application/geo+json, a schema is GeoJSON
+ * (by shape or by reference), a string has format wkt/wkb, or a bbox or crs parameter is declared.
+ * Decided once per resolved document; the /geo/ rules stay silent on any other API.
+ */
+export function isGeospatial(document: unknown): boolean {
+  if (!isObject(document)) return false;
+  const cached = geospatialCache.get(document);
+  if (cached !== undefined) return cached;
+  const result = usesGeoJsonMediaType(document) || declaresGeoParameter(document) || schemaRoots(document).some(([schema]) => containsGeometry(schema));
+  geospatialCache.set(document, result);
+  return result;
+}
+
+function usesGeoJsonMediaType(document: JsonObject): boolean {
+  return operationsOf(document).some(({ operation }) => {
+    const holders = [operation.requestBody, ...entries(operation.responses).map(([, response]) => response)];
+    return holders.some((holder) => isObject(holder) && entries(holder.content).some(([name]) => mediaTypeName(name) === GEOJSON_MEDIA_TYPE));
+  });
+}
+
+function declaresGeoParameter(document: JsonObject): boolean {
+  return operationsOf(document).some(({ pathItem, operation }) =>
+    effectiveParameters(pathItem, operation).some((parameter) => parameter.in === 'query' && (parameter.name === 'bbox' || parameter.name === 'crs')),
+  );
+}
