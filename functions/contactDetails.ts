@@ -4,19 +4,26 @@ import { isObject } from '../lib/json.js';
 
 /** Mailboxes of a whole organisation rather than of the team that runs the API. */
 const GENERIC_MAILBOXES = new Set([
-  'info', 'contact', 'noreply', 'no-reply', 'donotreply', 'do-not-reply', 'admin', 'postmaster',
-  'webmaster', 'hostmaster', 'secretariaat', 'algemeen', 'receptie', 'communicatie', 'helpdesk',
+  'info', 'contact', 'noreply', 'donotreply', 'admin', 'postmaster', 'webmaster', 'hostmaster', 'mailer',
+  'secretariaat', 'algemeen', 'receptie', 'communicatie', 'helpdesk', 'support', 'servicedesk', 'service',
+  'klantenservice', 'klantcontact', 'office', 'post', 'privacy',
 ]);
-const EMAIL = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
+/** RFC 5322 dot-atom local part at a host name with a top-level domain. */
+const EMAIL = /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*@([A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?\.)+[A-Za-z]{2,}$/;
+/** WHATWG URL parsing forgives `https:host` and `https:///path`; the text itself must have an authority. */
+const HTTP_URL_TEXT = /^https?:\/\/[^/?#\s@]+/i;
 
 /** /core/doc-openapi-contact: `info.contact` with name, absolute http(s) url and a team mailbox. */
-export default ruleFunction<null>({ input: null, options: null }, (info) => {
-  if (!isObject(info)) return [];
-  const contact = info.contact;
+export default ruleFunction<null>({ input: null, options: null }, (document) => {
+  if (!isObject(document)) return [];
+  const info = document.info;
+  const contact = isObject(info) ? info.contact : undefined;
   if (!isObject(contact)) {
-    return [{ message: 'Contact details are missing: no info.contact. Add info.contact with name, url and email.', path: [] }];
+    const found = contact === undefined ? 'no info.contact' : `info.contact is ${JSON.stringify(contact)}`;
+    const path = contact !== undefined ? ['info', 'contact'] : isObject(info) ? ['info'] : [];
+    return [{ message: `Contact details are missing: ${found}. Add info.contact with name, url and email.`, path }];
   }
-  return [...nameFindings(contact.name), ...urlFindings(contact.url), ...emailFindings(contact.email)];
+  return [...nameFindings(contact.name), ...urlFindings(contact.url), ...emailFindings(contact.email)].map((finding) => ({ ...finding, path: ['info', ...(finding.path ?? [])] }));
 });
 
 function nameFindings(name: unknown): IFunctionResult[] {
@@ -36,14 +43,20 @@ function emailFindings(email: unknown): IFunctionResult[] {
     const problem = email === undefined ? 'is missing' : 'is not a valid address';
     return [{ message: `Contact email ${problem}: ${describe(email)}. Add info.contact.email with the mailbox of the team.`, path }];
   }
-  const localPart = (email.trim().split('@')[0] ?? '').toLowerCase();
-  if (GENERIC_MAILBOXES.has(localPart)) {
+  if (GENERIC_MAILBOXES.has(mailboxName(email))) {
     return [{ message: `Contact email is a generic organisation-wide mailbox: ${email}. Give the mailbox of the team that runs the API.`, path }];
   }
   return [];
 }
 
+/** `no_reply+api@` is `noreply`: tags and separators do not make a generic box personal. */
+function mailboxName(email: string): string {
+  const localPart = (email.trim().split('@')[0] ?? '').toLowerCase();
+  return (localPart.split('+')[0] ?? '').replace(/[-_.]/g, '');
+}
+
 function isAbsoluteHttpUrl(value: string): boolean {
+  if (!HTTP_URL_TEXT.test(value)) return false;
   try {
     const url = new URL(value);
     return (url.protocol === 'https:' || url.protocol === 'http:') && url.hostname !== '';

@@ -14,7 +14,9 @@ const REQUIRED_CHAINS = [
 ];
 
 /** nlgov:global-search on the 2xx JSON responses of an operation on `/_search`. */
-export default ruleFunction<null>({ input: null, options: null }, (responses) => {
+export default ruleFunction<null>({ input: null, options: null }, (responses, _options, context) => {
+  // Judged here rather than in a JSONPath filter: `paths` may be an array, whose keys are numbers.
+  if (!String(context.path[1]).endsWith('/_search')) return [];
   const results: IFunctionResult[] = [];
   for (const [status, response] of entries(responses)) {
     if (statusClass(status) !== 2 || !isObject(response)) continue;

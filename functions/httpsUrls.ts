@@ -1,5 +1,5 @@
 import type { IFunctionResult } from '@stoplight/spectral-core';
-import { ruleFunction } from '../lib/rule-function.js';
+import { isExtensionKey, ruleFunction } from '../lib/rule-function.js';
 import type { JsonPath } from '@stoplight/types';
 import { entries, isObject } from '../lib/json.js';
 import { expandServerUrl, isLoopbackHost, parseUrl } from '../lib/server-url.js';
@@ -17,7 +17,7 @@ export default ruleFunction<null>({ input: null, options: null }, (target) => {
   if (serverUrl !== undefined) urls.push([serverUrl, ['url']]);
   if (typeof target.openIdConnectUrl === 'string') urls.push([target.openIdConnectUrl, ['openIdConnectUrl']]);
   for (const [flowName, flow] of entries(target.flows)) {
-    if (!isObject(flow)) continue;
+    if (!isObject(flow) || isExtensionKey(flowName)) continue;
     for (const field of FLOW_URL_FIELDS) {
       const value = flow[field];
       if (typeof value === 'string') urls.push([value, ['flows', flowName, field]]);
@@ -27,7 +27,7 @@ export default ruleFunction<null>({ input: null, options: null }, (target) => {
 });
 
 function insecure(url: string, path: JsonPath): IFunctionResult[] {
-  const parsed = parseUrl(url);
+  const parsed = parseUrl(url.trim());
   if (parsed?.protocol === undefined || parsed.protocol === 'https:') return [];
   if (parsed.hostname !== undefined && isLoopbackHost(parsed.hostname)) return [];
   return [{ message: `URL does not use https: ${url}. Serve the API and its OAuth endpoints over TLS only (https).`, path }];

@@ -1,4 +1,4 @@
-import { ruleFunction } from '../lib/rule-function.js';
+import { isExtensionKey, ruleFunction } from '../lib/rule-function.js';
 import { isObject } from '../lib/json.js';
 
 const KEBAB_SEGMENT = /^[a-z0-9]+(-[a-z0-9]+)*$/;
@@ -12,12 +12,12 @@ const DOCUMENTATION_PATHS = new Set(['/openapi.json', '/openapi.yaml']);
 export default ruleFunction<null>({ input: null, options: null }, (paths) => {
   if (!isObject(paths)) return [];
   return Object.keys(paths)
-    .filter((pathKey) => !DOCUMENTATION_PATHS.has(pathKey))
+    .filter((pathKey) => !isExtensionKey(pathKey) && !DOCUMENTATION_PATHS.has(pathKey.replace(/\/+$/, '')))
     .flatMap((pathKey) => {
       const wrong = wrongSegments(pathKey);
       if (wrong.length === 0) return [];
       return [{
-        message: `Path segment is not kebab-case: ${wrong.join(', ')} in ${pathKey}. Use lowercase letters, digits and hyphens, or {variable}; only the last segment may start with _.`,
+        message: `Path segment is not kebab-case: ${wrong.map(describeSegment).join(', ')} in ${pathKey}. Use lowercase letters, digits and hyphens, or {variable}; only the last segment may start with _.`,
         path: [pathKey],
       }];
     });
@@ -32,4 +32,8 @@ export function wrongSegments(pathKey: string): string[] {
     const name = isLast && segment.startsWith('_') ? segment.slice(1) : segment;
     return !(KEBAB_SEGMENT.test(name) || VARIABLE_SEGMENT.test(segment));
   });
+}
+
+function describeSegment(segment: string): string {
+  return segment === '' ? '(empty segment)' : `'${segment}'`;
 }

@@ -1,12 +1,13 @@
-import { ruleFunction } from '../lib/rule-function.js';
+import { isExtensionKey, ruleFunction } from '../lib/rule-function.js';
 import { isObject } from '../lib/json.js';
+import { toPascalCase } from '../lib/words.js';
 
 export interface KeyPatternOptions {
   /** Keys must match this pattern ... */
   match?: string;
   /** ... and must not match this one. */
   notMatch?: string;
-  /** Message parts: `<subject> <problem>: <key>. <advice>.` */
+  /** Message parts: `<subject> <problem>: <key>. <advice>.`; `{pascal}` in advice is the key in PascalCase. */
   subject: string;
   problem: string;
   advice: string;
@@ -34,7 +35,8 @@ export default ruleFunction<KeyPatternOptions>(
     const match = options.match === undefined ? undefined : new RegExp(options.match);
     const notMatch = options.notMatch === undefined ? undefined : new RegExp(options.notMatch);
     return Object.keys(map)
+      .filter((key) => !isExtensionKey(key))
       .filter((key) => (match !== undefined && !match.test(key)) || (notMatch !== undefined && notMatch.test(key)))
-      .map((key) => ({ message: `${options.subject} ${options.problem}: ${key}. ${options.advice}.`, path: [key] }));
+      .map((key) => ({ message: `${options.subject} ${options.problem}: ${key}. ${options.advice.replace('{pascal}', toPascalCase(key))}.`, path: [key] }));
   },
 );

@@ -1,7 +1,7 @@
 import type { IFunctionResult, RulesetFunctionContext } from '@stoplight/spectral-core';
 import type { JsonPath } from '@stoplight/types';
 import { ruleFunction } from '../lib/rule-function.js';
-import { entries, isObject, type JsonObject } from '../lib/json.js';
+import { entries, isObject, valueAt, type JsonObject } from '../lib/json.js';
 import { resolverErrors } from '../lib/inventory.js';
 
 const SUPPORTED_VERSION = /^3\.0\.\d+$/;
@@ -27,7 +27,8 @@ function versionFindings(document: JsonObject): IFunctionResult[] {
 
 function pathsFindings(document: JsonObject): IFunctionResult[] {
   if (isObject(document.paths)) return [];
-  return [{ message: 'Paths are not defined: no paths object. Add the paths of the API.', path: [] }];
+  const found = document.paths === undefined ? 'no paths object' : `paths is ${Array.isArray(document.paths) ? 'an array' : JSON.stringify(document.paths)}`;
+  return [{ message: `Paths are not defined: ${found}. Add the paths of the API as an object.`, path: document.paths === undefined ? [] : ['paths'] }];
 }
 
 /**
@@ -37,10 +38,10 @@ function pathsFindings(document: JsonObject): IFunctionResult[] {
  */
 function unresolvedReferences(document: JsonObject, context: RulesetFunctionContext): IFunctionResult[] {
   const broken = brokenReferences(context);
-  if (broken.size === 0) return [];
+  if (broken.exact.size === 0 && broken.targets.length === 0) return [];
   const results: IFunctionResult[] = [];
   for (const [reference, path] of remainingReferences(document)) {
-    if (!broken.has(reference)) continue;
+    if (!isBroken(reference, broken)) continue;
     results.push({ message: `Reference does not resolve: ${reference}. Point the $ref at an existing definition.`, path: reportPath(context.document.data, path) });
   }
   return results;
@@ -56,51 +57,84 @@ function reportPath(unresolvedRoot: unknown, path: JsonPath): JsonPath {
   return isObject(node) && typeof node.$ref === 'string' ? [...path, '$ref'] : path.slice(0, -1);
 }
 
-function brokenReferences(context: RulesetFunctionContext): Set<string> {
-  const broken = new Set<string>();
-  const unresolved = context.document.data;
+interface BrokenTarget {
+  /** `#/components/x`, or undefined where the whole file is missing. */
+  pointer?: string;
+  /** Absolute path of the file the pointer was looked up in, when the resolver says. */
+  file?: string;
+}
+
+interface BrokenReferences {
+  /** `$ref` values, as written in the linted file, that failed. */
+  exact: Set<string>;
+  targets: BrokenTarget[];
+}
+
+const POINTER_ERROR = /^'(.*)' (?:does not exist|JSON pointer is invalid)(?: @ '(.*)')?/;
+const MISSING_FILE = /open '(.+)'/;
+
+/** Resolver errors name the pointer and file that failed, or the missing file. */
+function brokenReferences(context: RulesetFunctionContext): BrokenReferences {
+  const broken: BrokenReferences = { exact: new Set(), targets: [] };
   for (const error of resolverErrors(context)) {
-    const atPath = valueAt(unresolved, error.path);
-    if (typeof atPath === 'string') broken.add(atPath);
-    const named = /^'(.+)' does not exist/.exec(error.message);
-    if (named?.[1] !== undefined) broken.add(named[1]);
+    const written = valueAt(context.document.data, error.path);
+    if (typeof written === 'string') broken.exact.add(written);
+    const pointer = POINTER_ERROR.exec(error.message);
+    if (pointer !== null) broken.targets.push({ pointer: pointer[1], file: pointer[2] });
+    const file = MISSING_FILE.exec(error.message);
+    if (file !== null) broken.targets.push({ file: file[1] });
   }
   return broken;
 }
 
-function valueAt(root: unknown, path: JsonPath): unknown {
-  let node = root;
-  for (const segment of path) {
-    if (typeof node !== 'object' || node === null) return undefined;
-    node = (node as Record<string | number, unknown>)[segment];
-  }
-  return node;
+function isBroken(reference: string, broken: BrokenReferences): boolean {
+  if (broken.exact.has(reference)) return true;
+  const hash = reference.indexOf('#');
+  const filePart = hash < 0 ? reference : reference.slice(0, hash);
+  const pointer = hash < 0 ? undefined : reference.slice(hash);
+  const fileTail = filePart.replace(/^(\.\.?\/)+/, '');
+  return broken.targets.some((target) => {
+    if (target.pointer !== undefined && target.pointer !== pointer) return false;
+    if (filePart === '' || target.file === undefined) return target.pointer !== undefined;
+    return target.file.endsWith(`/${fileTail}`) || target.file === fileTail;
+  });
 }
+
+/** Keys whose value is a map from names to things: its keys are names, never keywords. */
+const NAME_MAPS = new Set([
+  'paths', 'properties', 'patternProperties', 'definitions', '$defs', 'dependentSchemas', 'schemas', 'responses',
+  'parameters', 'headers', 'content', 'securitySchemes', 'callbacks', 'links', 'requestBodies', 'variables',
+  'encoding', 'webhooks', 'scopes', 'mapping',
+]);
+
+type Role = 'keywords' | 'names' | 'example';
 
 /** Every `$ref` left in the resolved document, walking description, not data. */
 function remainingReferences(document: JsonObject): Array<[string, JsonPath]> {
   const found: Array<[string, JsonPath]> = [];
   const seen = new WeakSet<object>();
-  const stack: Array<[unknown, JsonPath, boolean]> = [[document, [], false]];
+  const stack: Array<[unknown, JsonPath, Role]> = [[document, [], 'keywords']];
   while (stack.length > 0) {
-    const [node, path, isExampleObject] = stack.pop() as [unknown, JsonPath, boolean];
+    const [node, path, role] = stack.pop() as [unknown, JsonPath, Role];
     if (typeof node !== 'object' || node === null || seen.has(node)) continue;
     seen.add(node);
     if (Array.isArray(node)) {
-      node.forEach((child, index) => stack.push([child, [...path, index], false]));
+      node.forEach((child, index) => stack.push([child, [...path, index], 'keywords']));
       continue;
     }
     const record = node as JsonObject;
-    if (typeof record.$ref === 'string') found.push([record.$ref, path]);
+    if (role !== 'names' && typeof record.$ref === 'string') found.push([record.$ref, path]);
     for (const [key, child] of Object.entries(record)) {
-      if (DATA_KEYWORDS.has(key) || key.startsWith('x-') || (isExampleObject && key === 'value')) continue;
-      if (key === 'examples') {
-        // A map of Example Objects (each may be a $ref); their `value` is data. A list is data.
-        for (const [name, example] of entries(child)) stack.push([example, [...path, key, name], true]);
-        continue;
-      }
-      stack.push([child, [...path, key], false]);
+      stack.push(...childrenOf(key, child, path, role));
     }
   }
   return found;
+}
+
+function childrenOf(key: string, child: unknown, path: JsonPath, role: Role): Array<[unknown, JsonPath, Role]> {
+  if (role === 'names') return [[child, [...path, key], 'keywords']];
+  if (DATA_KEYWORDS.has(key) || key.startsWith('x-') || (role === 'example' && key === 'value')) return [];
+  // A map of Example Objects (each may be a $ref) whose `value` is data; a list of examples is data.
+  if (key === 'examples') return entries(child).map(([name, example]) => [example, [...path, key, name], 'example']);
+  return [[child, [...path, key], NAME_MAPS.has(key) && isObject(child) ? 'names' : 'keywords']];
 }

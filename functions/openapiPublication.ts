@@ -2,6 +2,7 @@ import type { IFunctionResult } from '@stoplight/spectral-core';
 import { ruleFunction } from '../lib/rule-function.js';
 import { asArray, asObject, entries, isObject, type JsonObject } from '../lib/json.js';
 import { OPERATION_METHODS, FORBIDDEN_METHODS, findHeader, statusClass } from '../lib/openapi.js';
+import { declaredValues } from '../lib/declared-values.js';
 
 const ALLOW_ORIGIN = 'Access-Control-Allow-Origin';
 
@@ -31,7 +32,7 @@ function securityFindings(get: JsonObject, document: JsonObject): IFunctionResul
   const requirements = asArray(ownRequirement ? get.security : document.security);
   const anonymousAllowed = requirements.length === 0 || requirements.some((requirement) => isObject(requirement) && Object.keys(requirement).length === 0);
   if (anonymousAllowed) return [];
-  const names = requirements.flatMap((requirement) => Object.keys(asObject(requirement))).join(', ');
+  const names = requirements.flatMap((requirement) => Object.keys(asObject(requirement))).join(', ') || JSON.stringify(requirements);
   const where = ownRequirement ? 'its own security' : 'the root security, which applies to it';
   return [{
     message: `/openapi.json requires authentication through ${where}: ${names}. Set security: [] on GET /openapi.json.`,
@@ -54,21 +55,13 @@ function allowOriginFindings(get: JsonObject): IFunctionResult[] {
       });
       continue;
     }
-    const restricted = declaredValues(header[1]).filter((value) => value !== '*');
-    if (restricted.length > 0) {
+    for (const [value, valuePath] of declaredValues(header[1])) {
+      if (value === '*') continue;
       results.push({
-        message: `/openapi.json ${ALLOW_ORIGIN} does not allow all origins: ${restricted.join(', ')}. Declare the value *.`,
-        path: ['get', 'responses', status, 'headers', header[0]],
+        message: `/openapi.json ${ALLOW_ORIGIN} does not allow all origins: ${JSON.stringify(value)}. Declare the value *.`,
+        path: ['get', 'responses', status, 'headers', header[0], ...valuePath],
       });
     }
   }
   return results;
-}
-
-/** Values a header declaration pins down: schema enum, default and example, and the header example. */
-function declaredValues(header: JsonObject): unknown[] {
-  const schema = asObject(header.schema);
-  const values = [...asArray(schema.enum)];
-  for (const value of [schema.default, schema.example, header.example]) if (value !== undefined) values.push(value);
-  return values;
 }

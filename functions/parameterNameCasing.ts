@@ -1,5 +1,6 @@
 import { ruleFunction } from '../lib/rule-function.js';
 import { isObject } from '../lib/json.js';
+import { capitalize, toCamelCase } from '../lib/words.js';
 
 export interface ParameterNameCasingOptions {
   in: string;
@@ -24,14 +25,8 @@ export default ruleFunction<ParameterNameCasingOptions>(
     if (!isObject(parameter) || parameter.in !== options.in || typeof parameter.name !== 'string') return [];
     if (LOWER_CAMEL.test(parameter.name) || options.exempt.includes(parameter.name)) return [];
     return [{
-      message: `${options.in} parameter name is not lowerCamelCase: ${parameter.name}. Rename it, for example ${suggestCamel(parameter.name)}.`,
+      message: `${capitalize(options.in)} parameter name is not lowerCamelCase: ${parameter.name}. Rename it, for example ${toCamelCase(parameter.name)}.`,
       path: ['name'],
     }];
   },
 );
-
-function suggestCamel(name: string): string {
-  const words = name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').split(/[^A-Za-z0-9]+/).filter(Boolean);
-  const camel = words.map((word, index) => (index === 0 ? word.toLowerCase() : word[0]?.toUpperCase() + word.slice(1).toLowerCase())).join('');
-  return /^[a-z]/.test(camel) ? camel : `p${camel}`;
-}

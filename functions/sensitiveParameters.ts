@@ -1,12 +1,15 @@
 import { ruleFunction } from '../lib/rule-function.js';
 import { isObject } from '../lib/json.js';
-import { identifierWords } from '../lib/words.js';
+import { capitalize, identifierWords } from '../lib/words.js';
 
 /** Names (words joined) that carry a secret or a citizen number. */
 const SENSITIVE_NAMES = [
-  'bsn', 'burgerservicenummer', 'sofinummer', 'password', 'passwd', 'wachtwoord', 'pincode',
-  'clientsecret', 'secret', 'accesstoken', 'refreshtoken', 'idtoken', 'apikey', 'privatekey',
+  'bsn', 'bsnnr', 'burgerservicenummer', 'burgerservicenr', 'citizenservicenumber', 'sofinummer', 'sofinr',
+  'password', 'passwd', 'wachtwoord', 'pincode', 'clientsecret', 'secret', 'accesstoken', 'refreshtoken',
+  'idtoken', 'authtoken', 'bearertoken', 'apikey', 'privatekey', 'authorization', 'sessionid',
 ];
+/** Too common as part of a name (`pageToken`), so only sensitive as the whole name. */
+const SENSITIVE_WHOLE_NAMES = ['token', 'pin', 'session'];
 
 /** /core/transport/no-sensitive-uris: no query or path parameter named after a secret or a BSN. */
 export default ruleFunction<null>({ input: null, options: null }, (parameter) => {
@@ -15,7 +18,7 @@ export default ruleFunction<null>({ input: null, options: null }, (parameter) =>
   const sensitive = sensitiveWord(parameter.name);
   if (sensitive === undefined) return [];
   return [{
-    message: `${String(parameter.in)} parameter carries sensitive information in the URI (${sensitive}): ${parameter.name}. Send it in a header or the request body, or use a pseudonym.`,
+    message: `${capitalize(String(parameter.in))} parameter carries sensitive information in the URI (${sensitive}): ${parameter.name}. Send it in a header or the request body, or use a pseudonym.`,
     path: ['name'],
   }];
 });
@@ -23,6 +26,8 @@ export default ruleFunction<null>({ input: null, options: null }, (parameter) =>
 /** Looks at runs of consecutive words, so `client_secret`, `clientSecret` and `persoonBsn` all match. */
 export function sensitiveWord(name: string): string | undefined {
   const words = identifierWords(name);
+  const whole = words.join('');
+  if (SENSITIVE_WHOLE_NAMES.includes(whole)) return whole;
   for (let start = 0; start < words.length; start += 1) {
     let joined = '';
     for (let end = start; end < words.length; end += 1) {

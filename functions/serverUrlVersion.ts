@@ -4,7 +4,8 @@ import { asObject, isObject } from '../lib/json.js';
 import { parseServerUrl } from '../lib/server-url.js';
 import { strictSemver } from '../lib/semver.js';
 
-const MAJOR_SEGMENT = /^v(\d+)$/;
+const MAJOR_SEGMENT = /^v(0|[1-9]\d*)$/;
+const ZERO_PADDED_MAJOR = /^v0\d+$/;
 /** `v1.2`, `v1_0`, `v1-1`, `v1.2.3`: a version segment that carries more than the major. */
 const DETAILED_VERSION_SEGMENT = /^v\d+[._-]\d+/i;
 
@@ -16,6 +17,10 @@ export default ruleFunction<null>({ input: null, options: null }, (server, _opti
   const detailed = parsed.segments.filter((segment) => DETAILED_VERSION_SEGMENT.test(segment));
   if (detailed.length > 0) {
     return [{ message: `Server URL carries more than the major version: ${parsed.expanded}. Put only /v<major> in the URL, for example /v1.`, path: ['url'] }];
+  }
+  const padded = parsed.segments.find((segment) => ZERO_PADDED_MAJOR.test(segment));
+  if (padded !== undefined) {
+    return [{ message: `Server URL has a major version with a leading zero: ${parsed.expanded}. Write the major as in info.version, for example /v1.`, path: ['url'] }];
   }
   const majors = parsed.segments.filter((segment) => MAJOR_SEGMENT.test(segment));
   if (majors.length !== 1) {

@@ -10,7 +10,7 @@ export default ruleFunction<null>({ input: null, options: null }, (operation, _o
   if (!isObject(operation) || !isObject(operation.responses)) return [];
   const pathKey = String(context.path[1] ?? '');
   const method = String(context.path[2] ?? '');
-  const statuses = Object.keys(operation.responses).map((status) => status.toUpperCase());
+  const statuses = Object.keys(operation.responses);
   return [
     ...createWithout201(pathKey, method, statuses),
     ...onlyOk(pathKey, method, statuses),
@@ -26,9 +26,9 @@ function createWithout201(pathKey: string, method: string, statuses: string[]): 
   if (method !== 'post') return [];
   const last = pathKey.split('/').filter(Boolean).pop() ?? '';
   if (last === '' || last.startsWith('{') || last.startsWith('_') || SEARCH_SEGMENTS.has(last)) return [];
-  if (statuses.some((status) => status === '201' || status === '202' || status === '2XX')) return [];
+  if (statuses.some((status) => ['201', '202', '2XX'].includes(status.toUpperCase()))) return [];
   return [{
-    message: `POST on collection ${pathKey} has no 201 response: ${statuses.join(', ')}. Answer a create with 201 Created and a Location header.`,
+    message: `POST on collection ${pathKey} has no 201 response: ${listed(statuses)}. Answer a create with 201 Created and a Location header.`,
     path: ['responses'],
   }];
 }
@@ -46,10 +46,14 @@ function onlyOk(pathKey: string, method: string, statuses: string[]): IFunctionR
 
 function deleteWithoutSuccess(method: string, statuses: string[]): IFunctionResult[] {
   if (method !== 'delete') return [];
-  if (statuses.some((status) => ['200', '202', '204', '2XX'].includes(status))) return [];
+  if (statuses.some((status) => ['200', '202', '204', '2XX'].includes(status.toUpperCase()))) return [];
   return [{
-    message: `DELETE has no 200, 202 or 204 response: ${statuses.join(', ')}. Answer a delete with 204 No Content (or 200/202).`,
+    message: `DELETE has no 200, 202 or 204 response: ${listed(statuses)}. Answer a delete with 204 No Content (or 200/202).`,
     path: ['responses'],
   }];
 }
 
+
+function listed(statuses: string[]): string {
+  return statuses.length === 0 ? 'none' : statuses.join(', ');
+}

@@ -1,11 +1,11 @@
 import type { IFunctionResult, RulesetFunctionContext } from '@stoplight/spectral-core';
 import { extractDraftVersion, oas3_0, oas3_1, oas3_2 } from '@stoplight/spectral-formats';
 import { schema as schemaFunction, type SchemaOptions } from '@stoplight/spectral-functions';
-import betterAjvErrors from '@stoplight/better-ajv-errors';
-import { MissingRefError, type ErrorObject, type ValidateFunction } from 'ajv';
+import { MissingRefError, type ValidateFunction } from 'ajv';
 import ajvDraft04 from 'ajv-draft-04';
 import ajvFormats from 'ajv-formats';
 import { copySchema, withoutAnnotations, type Relaxation } from './example-schema.js';
+import { describeErrors } from './example-messages.js';
 import { isObject, type JsonObject, type JsonPath } from './json.js';
 
 /**
@@ -98,7 +98,7 @@ const SHARED_ID = 'https://nlgov-adr.invalid/components/schemas';
 
 /**
  * spectral-functions' ajv, as its `createAjvInstance(AjvDraft4, false)` builds it, plus `verbose`
- * for the nullable rewrite and `inlineRefs: false`; none changes what is valid or the messages.
+ * for the nullable rewrite and two code generation options; none changes what is valid or the messages.
  */
 function createAjv(): InstanceType<typeof AjvDraft04> {
   const ajv = new AjvDraft04({
@@ -112,6 +112,8 @@ function createAjv(): InstanceType<typeof AjvDraft04> {
     // A referenced schema stays one function, called where it is used; inlining it (ajv's
     // default for schemas without $ref) would generate its code again at every use.
     inlineRefs: false,
+    // Each validator runs a few times at most: optimising its generated code costs more than it saves.
+    code: { optimize: false },
     logger: {
       warn: (...args: unknown[]) => {
         if (typeof args[0] === 'string' && !args[0].startsWith('unknown format')) console.warn(...args);
@@ -124,14 +126,24 @@ function createAjv(): InstanceType<typeof AjvDraft04> {
   return ajv;
 }
 
+/**
+ * `oasSchema` decides by `document.formats`, which holds only the formats some rule of the
+ * ruleset names; asking the format functions themselves gives the answer it gives under the
+ * spectral:oas ruleset, which names them all, whatever ruleset these rules are used in.
+ */
+function openapiVersion(context: RulesetFunctionContext): '3.0' | '3.1+' | 'other' {
+  const document = context.document.data;
+  if (oas3_1(document, null) || oas3_2(document, null)) return '3.1+';
+  return oas3_0(document, null) ? '3.0' : 'other';
+}
+
 const engines = new WeakMap<object, Engine | null>();
 
 /** Only OpenAPI 3.0 (draft-4 with nullable) has the fast path; the rest goes as spectral goes. */
 function engineFor(context: RulesetFunctionContext): Engine | undefined {
   const known = engines.get(context.documentInventory);
   if (known !== undefined) return known ?? undefined;
-  const formats = context.document.formats;
-  const isOas30 = formats?.has(oas3_0) === true && !formats.has(oas3_1) && !formats.has(oas3_2);
+  const isOas30 = openapiVersion(context) === '3.0';
   const engine = isOas30 ? { ajv: createAjv(), shared: sharedSchemas(resolvedDocument(context)), registrations: new Map(), roots: new WeakMap(), byBody: new Map() } : null;
   engines.set(context.documentInventory, engine);
   return engine ?? undefined;
@@ -227,52 +239,6 @@ function register(engine: Engine, schema: JsonObject, relaxation: Relaxation): R
 }
 
 /* ---------------------------------------------------------------------------------------------
- * Messages, as spectral-functions' `schema` (dist/schema/index.js) and `oasSchema` word them.
- */
-
-function describeErrors(errors: ErrorObject[], value: unknown, path: JsonPath): IFunctionResult[] {
-  rewriteNullable(errors);
-  const unmatched = unmatchedCombinators(errors);
-  // better-ajv-errors takes the schema but does not read it; the expanded copy does not exist here.
-  return betterAjvErrors(null, errors, { propertyPath: path, targetValue: value }).map(({ suggestion, error, path: errorPath }) => ({
-    message: describeCombinator(describeArrayItem(suggestion !== undefined ? `${error}. ${suggestion}` : error, errorPath), unmatched.get(errorPath)),
-    path: [...path, ...(errorPath !== '' ? errorPath.replace(/^\//, '').split('/') : [])],
-  }));
-}
-
-/** ajv words a type error on a nullable schema `must be string`; spectral adds `,null`. */
-function rewriteNullable(errors: ErrorObject[]): void {
-  for (const error of errors) {
-    if (error.keyword === 'type' && isObject(error.parentSchema) && error.parentSchema.nullable === true) error.message += ',null';
-  }
-}
-
-function describeArrayItem(message: string, errorPath: string): string {
-  const index = errorPath.split('/').pop();
-  if (index === undefined || !/^\d+$/.test(index)) return message;
-  const typePrefix = `"${index}" property type`;
-  if (message.startsWith(typePrefix)) return `Item at index ${index}${message.slice(typePrefix.length)}`;
-  const prefix = `"${index}" property`;
-  return message.startsWith(prefix) ? `Item at index ${index}${message.slice(prefix.length)}` : message;
-}
-
-function unmatchedCombinators(errors: ErrorObject[]): Map<string, string> {
-  const unmatched = new Map<string, string>();
-  for (const { keyword, instancePath, params } of errors) {
-    if ((keyword === 'oneOf' || keyword === 'anyOf') && !Array.isArray((params as { passingSchemas?: unknown }).passingSchemas)) {
-      unmatched.set(instancePath, keyword);
-    }
-  }
-  return unmatched;
-}
-
-function describeCombinator(message: string, keyword: string | undefined): string {
-  return keyword !== undefined && message.endsWith(` in ${keyword}`)
-    ? `${message}. None of the schemas matched, see the other errors reported for this value`
-    : message;
-}
-
-/* ---------------------------------------------------------------------------------------------
  * The expanded path: spectral's own `schema` function with the fully expanded copy, prepared
  * once per schema and relaxation, so that its per-run ajv cache compiles it once.
  */
@@ -291,13 +257,16 @@ function validateExpanded(value: unknown, path: JsonPath, schema: JsonObject, re
   return Array.isArray(results) ? results : [];
 }
 
-/** The dialect and nullable handling `oasSchema` picks for the document's format. */
+/** The dialect and nullable handling `oasSchema` picks for the document's version. */
 function expandedOptions(schema: JsonObject, context: RulesetFunctionContext): SchemaOptions {
-  const formats = context.document.formats;
-  if (formats === undefined || formats === null) return { schema, dialect: 'auto' };
-  if (formats.has(oas3_2) || formats.has(oas3_1)) return { schema, dialect: jsonSchemaDialect(context.document.data) };
-  if (formats.has(oas3_0)) return { schema, dialect: 'draft4', prepareResults: (errors) => rewriteNullableAt(schema, errors) };
-  return { schema, dialect: 'draft4' };
+  switch (openapiVersion(context)) {
+    case '3.0':
+      return { schema, dialect: 'draft4', prepareResults: (errors) => rewriteNullableAt(schema, errors) };
+    case '3.1+':
+      return { schema, dialect: jsonSchemaDialect(context.document.data) };
+    default:
+      return { schema, dialect: 'draft4' };
+  }
 }
 
 function jsonSchemaDialect(document: unknown): Dialect {

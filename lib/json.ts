@@ -22,4 +22,14 @@ export function entries(value: unknown): Array<[string, unknown]> {
   return isObject(value) ? Object.entries(value) : [];
 }
 
+/** The value at a path, or undefined where the path leaves the document. */
+export function valueAt(root: unknown, path: ReadonlyArray<string | number>): unknown {
+  let node = root;
+  for (const segment of path) {
+    if (typeof node !== 'object' || node === null) return undefined;
+    node = (node as Record<string | number, unknown>)[segment];
+  }
+  return node;
+}
+
 export type { JsonPath };

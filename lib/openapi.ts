@@ -16,6 +16,11 @@ export function isOperationMethod(key: string): boolean {
   return (OPERATION_METHODS as readonly string[]).includes(key);
 }
 
+/** Any method OpenAPI can declare on a path item, allowed or not. */
+export function isAnyOperationMethod(key: string): boolean {
+  return isOperationMethod(key) || (FORBIDDEN_METHODS as readonly string[]).includes(key);
+}
+
 /** Media type names compare case-insensitively and without parameters (`; charset=utf-8`). */
 export function mediaTypeName(key: string): string {
   return (key.split(';')[0] ?? '').trim().toLowerCase();
@@ -45,7 +50,7 @@ export interface OperationRef {
 export function operationsOf(document: unknown): OperationRef[] {
   const found: OperationRef[] = [];
   for (const [pathKey, pathItem] of entries(asObject(document).paths)) {
-    if (!isObject(pathItem)) continue;
+    if (!isObject(pathItem) || pathKey.startsWith('x-')) continue;
     for (const method of OPERATION_METHODS) {
       const operation = pathItem[method];
       if (isObject(operation)) found.push({ pathKey, method, operation, pathItem });

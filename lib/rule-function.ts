@@ -10,9 +10,18 @@ type Judge<O> = (input: unknown, options: O, context: RulesetFunctionContext) =>
  */
 export function ruleFunction<O>(schemas: SchemaSpec, judge: Judge<O>) {
   return createRulesetFunction<unknown, O>(schemas, (input, options, context) =>
-    judge(input, options, context).map((result) => ({
+    isUnderExtension(context.path) ? [] : judge(input, options, context).map((result) => ({
       message: result.message,
       path: [...context.path, ...(result.path ?? [])],
     })),
   );
+}
+
+/** `paths` may hold `x-` extensions beside the paths; what is under them is no path item. */
+function isUnderExtension(path: ReadonlyArray<string | number>): boolean {
+  return path[0] === 'paths' && isExtensionKey(path[1]);
+}
+
+export function isExtensionKey(key: unknown): boolean {
+  return typeof key === 'string' && key.startsWith('x-');
 }

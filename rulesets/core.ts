@@ -34,14 +34,14 @@ export const coreRules: Record<string, NlgovRule> = {
     description: 'info.contact has name, url and email of the team, not a generic mailbox.',
     severity: 'warn',
     formats: [oas3],
-    given: '$.info',
+    given: '$',
     then: { function: contactDetails },
   }),
   '/core/semver': rule('/core/semver', {
     description: 'info.version is a strict SemVer 2.0.0 version.',
     severity: 'error',
     formats: [oas3],
-    given: '$.info',
+    given: '$',
     then: { function: strictSemver },
   }),
   '/core/uri-version': rule('/core/uri-version', {
@@ -130,7 +130,7 @@ export const coreRules: Record<string, NlgovRule> = {
     given: '$.components.schemas',
     then: {
       function: keyPattern,
-      functionOptions: { match: '^[A-Z][a-zA-Z0-9]*$', subject: 'Schema name', problem: 'is not PascalCase', advice: 'Rename the schema in PascalCase, for example MonumentDetail' },
+      functionOptions: { match: '^[A-Z][a-zA-Z0-9]*$', subject: 'Schema name', problem: 'is not PascalCase', advice: 'Rename the schema in PascalCase: {pascal}' },
     },
   }),
   'nlgov:property-names-camel-case': rule('nlgov:property-names-camel-case', {
@@ -158,7 +158,7 @@ export const coreRules: Record<string, NlgovRule> = {
     description: 'A /_search response has the global search result shape.',
     severity: 'warn',
     formats: [oas3],
-    given: "$.paths[?(@property.match(/\\/_search$/))][get,post].responses",
+    given: '$.paths[*][get,post].responses',
     then: { function: globalSearchShape },
   }),
 };

@@ -1,6 +1,6 @@
 import type { RuleDefinition } from '@stoplight/spectral-core';
 import { documentationUrl } from './documentation.js';
-import { OPERATION_METHODS } from '../lib/openapi.js';
+import { FORBIDDEN_METHODS, OPERATION_METHODS } from '../lib/openapi.js';
 
 export type NlgovRule = RuleDefinition & { description: string; severity: 'error' | 'warn' | 'info' | 'hint' };
 
@@ -9,9 +9,15 @@ export function rule(code: string, definition: Omit<NlgovRule, 'documentationUrl
   return { message: '{{error}}', documentationUrl: documentationUrl(code), ...definition };
 }
 
+/** The operations the standard allows: where rules about operation design look. */
 export const OPERATION_PATHS = `$.paths[*][${OPERATION_METHODS.join(',')}]`;
-export const SERVERS_GIVEN = ['$.servers[*]', '$.paths[*].servers[*]', `${OPERATION_PATHS}.servers[*]`];
-export const PARAMETERS_GIVEN = ['$.paths[*].parameters[*]', `${OPERATION_PATHS}.parameters[*]`];
-export const PARAMETER_LISTS_GIVEN = ['$.paths[*].parameters', `${OPERATION_PATHS}.parameters`];
-export const RESPONSES_GIVEN = `${OPERATION_PATHS}.responses`;
-export const RESPONSE_HEADERS_GIVEN = `${OPERATION_PATHS}.responses[*].headers`;
+/**
+ * Every operation, HEAD, OPTIONS and TRACE included: /core/http-methods reports the method, and
+ * the rules about servers, parameters and responses still judge what such an operation declares.
+ */
+export const ANY_OPERATION_PATHS = `$.paths[*][${[...OPERATION_METHODS, ...FORBIDDEN_METHODS].join(',')}]`;
+export const SERVERS_GIVEN = ['$.servers[*]', '$.paths[*].servers[*]', `${ANY_OPERATION_PATHS}.servers[*]`];
+export const PARAMETERS_GIVEN = ['$.paths[*].parameters[*]', `${ANY_OPERATION_PATHS}.parameters[*]`];
+export const PARAMETER_LISTS_GIVEN = ['$.paths[*].parameters', `${ANY_OPERATION_PATHS}.parameters`];
+export const RESPONSES_GIVEN = `${ANY_OPERATION_PATHS}.responses`;
+export const RESPONSE_HEADERS_GIVEN = `${ANY_OPERATION_PATHS}.responses[*].headers`;

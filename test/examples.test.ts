@@ -44,6 +44,9 @@ describe('examples/non-conformant-api.yaml', () => {
       ['path-params', 'error', 'paths./monumenten/{monumentId}.get'],
       ['/core/http-methods', 'error', 'paths./monumenten/{monumentId}.head'],
       ['path-params', 'error', 'paths./monumenten/{monumentId}.head'],
+      // A declared HEAD is reported by /core/http-methods, and what it declares is still judged.
+      ['/core/version-header', 'error', 'paths./monumenten/{monumentId}.head.responses.200'],
+      ['/core/error-handling/problem-details', 'warn', 'paths./monumenten/{monumentId}.head.responses.404'],
       ['path-params', 'error', 'paths./monumenten/{monumentId}.delete'],
       ['oas3-schema', 'error', 'paths./monumenten/{monumentId}.delete.responses.204'],
       ['/core/no-trailing-slash', 'error', 'paths./wijken/'],

@@ -237,6 +237,46 @@ test('examples inside a circular schema are left alone, as spectral cannot compi
   await expectSame(MEDIA, document, []);
 });
 
+test('examples of x-webhooks, as GitHub describes webhooks in OpenAPI 3.0, are checked too', async () => {
+  const document = {
+    ...api({}),
+    'x-webhooks': { ping: { post: { requestBody: { content: { 'application/json': { schema: THING, example: { id: 'x', name: 'a' } } } } } } },
+  };
+  await expectSame(MEDIA, document, [
+    [MEDIA, 'x-webhooks.ping.post.requestBody.content.application/json.example.id', '"id" property type must be integer'],
+  ]);
+});
+
+test('a schema ajv cannot compile is reported at every example it judges, in spectral\'s words', async () => {
+  const shared = { type: 'object', properties: { size: { nullable: true, allOf: [{ type: 'integer' }] } } };
+  const document = api(jsonResponse({ schema: { $ref: '#/components/schemas/Shared' }, example: { size: 1 } }), {
+    schemas: { Shared: shared, Holder: { type: 'object', properties: { shared: { $ref: '#/components/schemas/Shared' } }, example: {} } },
+  });
+  const message = '"nullable" cannot be used without "type"';
+  await expectSame(MEDIA, document, [[MEDIA, 'paths./things.get.responses.200.content.application/json.example', message]]);
+  await expectSame(SCHEMA, document, [[SCHEMA, 'components.schemas.Holder.example', message]]);
+});
+
+test('a shared schema the meta-schema rejects gives the message of the expanded schema, as spectral does', async () => {
+  const document = api(jsonResponse({ schema: { type: 'array', items: { $ref: '#/components/schemas/Thing' } }, example: [] }), {
+    schemas: { Thing: { type: 'object', properties: { id: { type: 'integr' } } } },
+  });
+  const { ours, builtIn } = await bothOf(MEDIA, document);
+  expect(ours).toHaveLength(1);
+  expect(ours[0]?.[2]).toMatch(/^schema is invalid: data\/items\/properties\/id\/type /);
+  expect(ours).toEqual(builtIn);
+});
+
+test('an OpenAPI 3.1 document is judged with JSON Schema 2020-12, as spectral does', async () => {
+  const document = {
+    ...api(jsonResponse({ schema: { type: ['string', 'null'], maxLength: 3 }, example: 'long' })),
+    openapi: '3.1.0',
+  };
+  await expectSame(MEDIA, document, [
+    [MEDIA, 'paths./things.get.responses.200.content.application/json.example', '"example" property must not have more than 3 characters'],
+  ]);
+});
+
 test('a valid document has no example findings from either rule', async () => {
   const document = api(jsonResponse({ schema: { ...THING, example: { id: 1, name: 'a' } }, example: { id: 2, name: 'b' } }));
   await expectSame(MEDIA, document, []);

@@ -25,7 +25,7 @@ test('a document without openapi and without paths gets both findings at the roo
   delete doc.paths;
   expect(summary(await findingsOf(CODE, doc))).toEqual([
     ['error', '', 'OpenAPI version is not 3.0.x: no openapi field. Describe the API in OpenAPI 3.0.x.'],
-    ['error', '', 'Paths are not defined: no paths object. Add the paths of the API.'],
+    ['error', '', 'Paths are not defined: no paths object. Add the paths of the API as an object.'],
   ]);
 });
 

@@ -10,11 +10,12 @@ function withPath(path: string) {
 }
 
 test.each([
-  ['/camelCasePad', 'camelCasePad'],
-  ['/snake_case/{id}', 'snake_case'],
-  ['/monumenten/_zoek/items', '_zoek'],
-  ['/monumenten--dubbel', 'monumenten--dubbel'],
-  ['/Monumenten/{id}/Foto', 'Monumenten, Foto'],
+  ['/camelCasePad', "'camelCasePad'"],
+  ['/snake_case/{id}', "'snake_case'"],
+  ['/monumenten/_zoek/items', "'_zoek'"],
+  ['/monumenten--dubbel', "'monumenten--dubbel'"],
+  ['/Monumenten/{id}/Foto', "'Monumenten', 'Foto'"],
+  ['/monumenten//foto', '(empty segment)'],
 ])('%s is an error naming the segments', async (path, segments) => {
   expect(summary(await findingsOf(CODE, withPath(path)))).toEqual([
     ['error', `paths.${path}`, `Path segment is not kebab-case: ${segments} in ${path}. Use lowercase letters, digits and hyphens, or {variable}; only the last segment may start with _.`],

@@ -30,7 +30,7 @@ test('other methods, a missing allow-origin header and a restricted origin are e
   item.post = { operationId: 'postOpenapi', responses: { '201': { description: 'Gemaakt', headers: { 'API-Version': { schema: { type: 'string' } } } } } };
   item.get.responses['200'].headers['Access-Control-Allow-Origin'].schema = { type: 'string', enum: ['https://www.example.nl'] };
   expect(summary(await findingsOf(CODE, doc))).toEqual([
-    ['error', 'paths./openapi.json.get.responses.200.headers.Access-Control-Allow-Origin', '/openapi.json Access-Control-Allow-Origin does not allow all origins: https://www.example.nl. Declare the value *.'],
+    ['error', 'paths./openapi.json.get.responses.200.headers.Access-Control-Allow-Origin.schema.enum.0', '/openapi.json Access-Control-Allow-Origin does not allow all origins: "https://www.example.nl". Declare the value *.'],
     ['error', 'paths./openapi.json.post', '/openapi.json has an operation other than GET: POST. Define only GET on /openapi.json.'],
   ]);
   delete item.post;

@@ -13,7 +13,7 @@ test.each([
   const doc = conformantDocument();
   doc.paths['/monumenten'].get.parameters.push({ name, in: 'query', schema: { type: 'string' } });
   expect(summary(await findingsOf(CODE, doc))).toEqual([
-    ['warn', 'paths./monumenten.get.parameters.1.name', `query parameter name is not lowerCamelCase: ${name}. Rename it, for example ${suggestion}.`],
+    ['warn', 'paths./monumenten.get.parameters.1.name', `Query parameter name is not lowerCamelCase: ${name}. Rename it, for example ${suggestion}.`],
   ]);
 });
 

@@ -15,7 +15,7 @@ test.each([
   const doc = conformantDocument();
   doc.paths['/monumenten'].get.parameters.push({ name, in: location, schema: { type: 'string' } });
   expect(summary(await findingsOf(CODE, doc))).toEqual([
-    ['warn', 'paths./monumenten.get.parameters.1.name', `${location} parameter carries sensitive information in the URI (${word}): ${name}. Send it in a header or the request body, or use a pseudonym.`],
+    ['warn', 'paths./monumenten.get.parameters.1.name', `${location === 'query' ? 'Query' : 'Path'} parameter carries sensitive information in the URI (${word}): ${name}. Send it in a header or the request body, or use a pseudonym.`],
   ]);
 });
 
@@ -26,7 +26,7 @@ test('a path parameter shared through components and used at path level is repor
   doc.paths['/personen/{bsn}'] = { parameters: [{ $ref: '#/components/parameters/Bsn' }], get: { operationId: 'getPersoon', responses: response } };
   doc.paths['/personen/{bsn}/adressen'] = { parameters: [{ $ref: '#/components/parameters/Bsn' }], get: { operationId: 'getAdressen', responses: response } };
   expect(summary(await findingsOf(CODE, doc))).toEqual([
-    ['warn', 'components.parameters.Bsn.name', 'path parameter carries sensitive information in the URI (bsn): bsn. Send it in a header or the request body, or use a pseudonym.'],
+    ['warn', 'components.parameters.Bsn.name', 'Path parameter carries sensitive information in the URI (bsn): bsn. Send it in a header or the request body, or use a pseudonym.'],
   ]);
 });
 
