@@ -7,50 +7,9 @@
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import type { RulesetDefinition, RulesetFunction, Spectral } from '@stoplight/spectral-core';
-import { truthy } from '@stoplight/spectral-functions';
-import { oas } from '@stoplight/spectral-rulesets';
-import ruleset from '../ruleset.js';
-import { coreRules, oasRules } from '../rulesets/core.js';
+import type { RulesetFunction, Spectral } from '@stoplight/spectral-core';
 import { createLinter, lintText } from '../lib/lint.js';
-
-export const CASES = ['ours', 'floor', 'builtin-examples'] as const;
-export type BenchCase = (typeof CASES)[number];
-
-export interface RuleCost {
-  rule: string;
-  calls: number;
-  ms: number;
-}
-
-export interface BenchResult {
-  case: BenchCase;
-  /** Parse, resolve and lint of the document, in milliseconds: wall clock. */
-  ms: number;
-  /** The same span in CPU time of this process (user + system; more than wall clock when GC threads help). */
-  cpuMs: number;
-  /** Peak resident set size of this process, in MB. */
-  peakRssMb: number;
-  findings: Record<string, number>;
-  /** Time inside each rule's functions, when profiled. */
-  rules?: RuleCost[];
-}
-
-/**
- * The floor is what Spectral costs with nearly nothing to do: the same parse and `$ref`
- * resolution of the same document, and one trivial rule.
- */
-const FLOOR: RulesetDefinition = {
-  rules: { floor: { given: '$.info', severity: 'error', then: { function: truthy } } },
-};
-
-/** Our ruleset as it was before rulesets/oas.ts: the spectral:oas example rules as shipped. */
-const BUILTIN_EXAMPLES = {
-  extends: [[oas as RulesetDefinition, 'off']],
-  rules: { ...oasRules, ...coreRules },
-} as RulesetDefinition;
-
-const RULESETS: Record<BenchCase, RulesetDefinition> = { ours: ruleset, floor: FLOOR, 'builtin-examples': BUILTIN_EXAMPLES };
+import { CASE_NAMES, rulesetOf, type BenchCase, type BenchResult, type RuleCost } from './bench-cases.js';
 
 /**
  * Wraps every enabled rule's functions with a stopwatch. Only the synchronous part of a call is
@@ -87,8 +46,9 @@ function countByCode(findings: Array<{ code: string }>): Record<string, number> 
 
 async function main(argv: string[]): Promise<void> {
   const [benchCase, file] = argv as [BenchCase | undefined, string | undefined];
-  if (benchCase === undefined || !CASES.includes(benchCase) || file === undefined) {
-    throw new Error(`usage: bench-child <${CASES.join('|')}> <file> [--profile] [--findings <out.json>]`);
+  const definition = benchCase === undefined ? undefined : rulesetOf(benchCase);
+  if (benchCase === undefined || definition === undefined || file === undefined) {
+    throw new Error(`usage: bench-child <${CASE_NAMES.join('|')}|rule:<name>> <file> [--profile] [--findings <out.json>]`);
   }
   const findingsIndex = argv.indexOf('--findings');
   const findingsFile = findingsIndex > 0 ? argv[findingsIndex + 1] : undefined;
@@ -97,7 +57,7 @@ async function main(argv: string[]): Promise<void> {
 
   const start = performance.now();
   const cpuStart = process.cpuUsage();
-  const spectral = createLinter(RULESETS[benchCase]);
+  const spectral = createLinter(definition);
   const costs = argv.includes('--profile') ? profile(spectral) : undefined;
   const findings = await lintText(spectral, text, source);
   const ms = performance.now() - start;

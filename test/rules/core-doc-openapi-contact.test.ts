@@ -34,3 +34,37 @@ test('a complete contact with a team mailbox passes', async () => {
   doc.info.contact = { name: 'Team Basisregistraties', url: 'http://example.nl/team', email: 'basisregistraties@example.nl' };
   expect(await findingsOf(CODE, doc)).toEqual([]);
 });
+
+test.each(['mailto:team@example.nl', 'a..b@example.nl', 'team@-example.nl', 'team@example'])('%s is not a valid address', async (email) => {
+  const doc = conformantDocument();
+  doc.info.contact.email = email;
+  expect(summary(await findingsOf(CODE, doc))).toEqual([
+    ['warn', 'info.contact.email', `Contact email is not a valid address: ${email}. Add info.contact.email with the mailbox of the team.`],
+  ]);
+});
+
+test.each(['info+api@example.nl', 'no_reply@example.nl', 'support@example.nl'])('%s is still a generic mailbox', async (email) => {
+  const doc = conformantDocument();
+  doc.info.contact.email = email;
+  expect(summary(await findingsOf(CODE, doc)).map(([, path]) => path)).toEqual(['info.contact.email']);
+});
+
+test.each(['https:///pad', 'https:example.nl'])('%s has no host', async (url) => {
+  const doc = conformantDocument();
+  doc.info.contact.url = url;
+  expect(summary(await findingsOf(CODE, doc))).toEqual([
+    ['warn', 'info.contact.url', `Contact url is not an absolute http(s) URL: ${url}. Add info.contact.url with an absolute https URL.`],
+  ]);
+});
+
+test('a missing info and a contact that is not an object are reported', async () => {
+  const doc = conformantDocument();
+  doc.info.contact = 'team@example.nl';
+  expect(summary(await findingsOf(CODE, doc))).toEqual([
+    ['warn', 'info.contact', 'Contact details are missing: info.contact is "team@example.nl". Add info.contact with name, url and email.'],
+  ]);
+  delete doc.info;
+  expect(summary(await findingsOf(CODE, doc))).toEqual([
+    ['warn', '', 'Contact details are missing: no info.contact. Add info.contact with name, url and email.'],
+  ]);
+});

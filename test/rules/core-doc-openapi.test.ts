@@ -74,3 +74,29 @@ test('OpenAPI 3.0.x with paths and resolvable refs passes, and the spectral:oas 
   const codes = (await lint(doc)).map((finding) => finding.code);
   expect(codes).toContain('operation-operationId-unique');
 });
+
+test('a $ref into an existing file whose pointer does not exist is reported', async () => {
+  const doc = conformantDocument();
+  doc.paths['/monumenten'].get.responses['404'] = { $ref: './sub/schemas.yaml#/Ontbreekt' };
+  expect(summary(await findingsOf(CODE, doc))).toEqual([
+    ['error', 'paths./monumenten.get.responses.404.$ref', 'Reference does not resolve: ./sub/schemas.yaml#/Ontbreekt. Point the $ref at an existing definition.'],
+  ]);
+});
+
+test('properties named like keywords (example, default, enum, x-...) are walked for references', async () => {
+  const doc = conformantDocument();
+  doc.components.schemas.Monument.properties.default = { $ref: '#/components/schemas/Weg1' };
+  doc.components.schemas.Monument.properties['x-extra'] = { $ref: '#/components/schemas/Weg2' };
+  expect(summary(await findingsOf(CODE, doc)).map(([, path]) => path)).toEqual([
+    'components.schemas.Monument.properties.default.$ref',
+    'components.schemas.Monument.properties.x-extra.$ref',
+  ]);
+});
+
+test('paths of the wrong type is named', async () => {
+  const doc = conformantDocument();
+  doc.paths = ['/monumenten'];
+  expect(summary(await findingsOf(CODE, doc))).toEqual([
+    ['error', 'paths', 'Paths are not defined: paths is an array. Add the paths of the API as an object.'],
+  ]);
+});

@@ -18,3 +18,15 @@ test('the root path / and paths without a trailing slash pass', async () => {
   doc.paths['/'] = { get: { operationId: 'getRoot', responses: { '200': { description: 'Ok', headers: { 'API-Version': { schema: { type: 'string' } } } }, '400': { $ref: '#/components/responses/Probleem' } } } };
   expect(await findingsOf(CODE, doc)).toEqual([]);
 });
+
+test('x- extensions under paths are not paths; /openapi.json/ gets this one finding only', async () => {
+  const doc = conformantDocument();
+  doc.paths['x-intern/'] = { head: { responses: { '200': { description: 'x' } } } };
+  doc.paths['/openapi.json/'] = doc.paths['/openapi.json'];
+  delete doc.paths['/openapi.json'];
+  const all = await lint(doc);
+  expect(all.filter((finding) => finding.path.startsWith('paths.x-intern'))).toEqual([]);
+  expect(summary(all.filter((finding) => finding.path === 'paths./openapi.json/'))).toEqual([
+    ['error', 'paths./openapi.json/', 'Path ends with a slash: /openapi.json/. Remove the trailing slash.'],
+  ]);
+});

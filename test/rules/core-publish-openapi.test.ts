@@ -54,3 +54,16 @@ test('a description without /openapi.json is left to nlgov:openapi-json-document
   delete doc.paths['/openapi.json'];
   expect(await findingsOf(CODE, doc)).toEqual([]);
 });
+
+test('origins pinned by examples, const and content are judged too', async () => {
+  const doc = conformantDocument();
+  const headers = doc.paths['/openapi.json'].get.responses['200'].headers;
+  headers['Access-Control-Allow-Origin'] = { schema: { type: 'string' }, examples: { een: { value: 'https://a.example.nl' } } };
+  expect(summary(await findingsOf(CODE, doc))).toEqual([
+    ['error', 'paths./openapi.json.get.responses.200.headers.Access-Control-Allow-Origin.examples.een.value', '/openapi.json Access-Control-Allow-Origin does not allow all origins: "https://a.example.nl". Declare the value *.'],
+  ]);
+  headers['Access-Control-Allow-Origin'] = { content: { 'text/plain': { schema: { type: 'string', enum: ['https://b.example.nl'] } } } };
+  expect(summary(await findingsOf(CODE, doc)).map(([, path]) => path)).toEqual([
+    'paths./openapi.json.get.responses.200.headers.Access-Control-Allow-Origin.content.text/plain.schema.enum.0',
+  ]);
+});

@@ -25,3 +25,11 @@ test.each(['1.0.0', '2.0.0-alpha13', '1.0.1-alpha.1', '1.2.3+build.5', '10.20.30
   doc.servers = [{ url: `https://api.example.nl/v${version.split('.')[0]}` }];
   expect(await findingsOf(CODE, doc)).toEqual([]);
 });
+
+test('a document without info gets the finding at the root', async () => {
+  const doc = conformantDocument();
+  delete doc.info;
+  expect(summary(await findingsOf(CODE, doc))).toEqual([
+    ['error', '', 'API version is not SemVer 2.0.0: none. Use major.minor.patch, for example 1.0.0.'],
+  ]);
+});

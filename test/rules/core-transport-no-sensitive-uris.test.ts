@@ -39,3 +39,11 @@ test('headers, and names that only resemble a secret, pass', async () => {
   );
   expect(await findingsOf(CODE, doc)).toEqual([]);
 });
+
+test.each([['bsnnr', 'bsnnr'], ['citizenServiceNumber', 'citizenservicenumber'], ['token', 'token'], ['Authorization', 'authorization'], ['sessionId', 'sessionid']])('%s is sensitive too', async (name, word) => {
+  const doc = conformantDocument();
+  doc.paths['/monumenten'].get.parameters.push({ name, in: 'query', schema: { type: 'string' } });
+  expect(summary(await findingsOf(CODE, doc)).map(([, , message]) => message)).toEqual([
+    `Query parameter carries sensitive information in the URI (${word}): ${name}. Send it in a header or the request body, or use a pseudonym.`,
+  ]);
+});

@@ -31,3 +31,10 @@ test.each(['https://api.example.nl/v1', '/v1', 'http://localhost:8080/v1', 'http
   doc.servers = [{ url }];
   expect(await findingsOf(CODE, doc)).toEqual([]);
 });
+
+test('a leading space does not make an http URL relative; x- flows are extensions', async () => {
+  const doc = conformantDocument();
+  doc.servers = [{ url: ' http://api.example.nl/v1' }];
+  doc.components.securitySchemes = { oauth: { type: 'oauth2', flows: { 'x-eigen': { tokenUrl: 'http://a.example.nl/token' } } } };
+  expect(summary(await findingsOf(CODE, doc)).map(([, path]) => path)).toEqual(['servers.0.url']);
+});

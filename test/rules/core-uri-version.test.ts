@@ -41,3 +41,9 @@ test('path-level and operation-level servers are checked too', async () => {
 test.each(['https://api.example.nl/v1', '/api/v1', 'v1', 'https://api.example.nl/monumenten/v1/', 'http://localhost:8080/v1'])('%s passes (relative URLs allowed)', async (url) => {
   expect(await serverFindings(url)).toEqual([]);
 });
+
+test('a zero-padded major is wrong', async () => {
+  expect(await serverFindings('https://api.example.nl/v01')).toEqual([
+    ['error', 'servers.0.url', 'Server URL has a major version with a leading zero: https://api.example.nl/v01. Write the major as in info.version, for example /v1.'],
+  ]);
+});

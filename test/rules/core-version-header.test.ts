@@ -57,3 +57,11 @@ test('error responses and other methods than the five are not this rule\'s busin
   doc.paths['/monumenten'].get.responses['404'] = { description: 'Niet gevonden', content: { 'application/problem+json': { schema: { type: 'object' } } } };
   expect(await findingsOf(CODE, doc)).toEqual([]);
 });
+
+test('a HEAD operation is /core/http-methods\' finding, and its responses are still judged', async () => {
+  const doc = conformantDocument();
+  doc.paths['/monumenten'].head = { responses: { '200': { description: 'Ok' } } };
+  expect(summary(await findingsOf(CODE, doc))).toEqual([
+    ['error', 'paths./monumenten.head.responses.200', 'Response does not declare the API-Version header: no headers. Declare API-Version with the full version of the API.'],
+  ]);
+});

@@ -69,3 +69,9 @@ test('items that are a oneOf of member schemas pass when every branch has type a
     `Global search result lacks a required field: _embedded.items[]._links. ${ADVICE}`,
   ]);
 });
+
+test('a document whose paths is an array does not stop the run (it crashed a JSONPath filter)', async () => {
+  const doc = conformantDocument();
+  doc.paths = [{}, { '/_search': {} }];
+  expect(await findingsOf(CODE, doc)).toEqual([]);
+});

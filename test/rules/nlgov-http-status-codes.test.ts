@@ -38,3 +38,13 @@ test('a create with 201, a POST on _search, /search or a member, a DELETE with 2
   };
   expect(await findingsOf(CODE, doc)).toEqual([]);
 });
+
+test('status keys are shown as written, and an empty responses map says none', async () => {
+  const doc = conformantDocument();
+  doc.paths['/monumenten'].post = { operationId: 'createMonument', responses: { default: problem } };
+  doc.paths['/monumenten'].delete = { operationId: 'deleteAlles', responses: {} };
+  expect(summary(await findingsOf(CODE, doc)).map(([, , message]) => message)).toEqual([
+    'POST on collection /monumenten has no 201 response: default. Answer a create with 201 Created and a Location header.',
+    'DELETE has no 200, 202 or 204 response: none. Answer a delete with 204 No Content (or 200/202).',
+  ]);
+});

@@ -51,3 +51,23 @@ test('HAL _links and _embedded and lowerCamelCase names pass', async () => {
   doc.components.schemas.Monument.properties.bouwjaarVanaf = { type: 'integer' };
   expect(await findingsOf(CODE, doc)).toEqual([]);
 });
+
+test('callbacks, tuple items, patternProperties and multipart encoding headers are walked', async () => {
+  const doc = conformantDocument();
+  doc.components.schemas.Reeks = { type: 'array', items: [{ properties: { Tuple_Prop: { type: 'string' } } }] };
+  doc.components.schemas.Vrij = { patternProperties: { '^x': { properties: { Pattern_Prop: { type: 'string' } } } } };
+  doc.paths['/monumenten'].get.callbacks = {
+    wijziging: { '{$request.body#/url}': { post: { requestBody: { content: { 'application/json': { schema: { properties: { Callback_Prop: { type: 'string' } } } } } }, responses: { '204': { description: 'Ok' } } } } },
+  };
+  const names = summary(await findingsOf(CODE, doc)).map(([, , message]) => message.split(': ')[1]?.split('.')[0]);
+  expect(names).toEqual(['Callback_Prop', 'Tuple_Prop', 'Pattern_Prop']);
+});
+
+test('a badly named property whose value is a $ref is reported at the properties map that names it', async () => {
+  const doc = conformantDocument();
+  doc.components.schemas.Adres = { type: 'object', properties: { straat: { type: 'string' } } };
+  doc.components.schemas.Monument.properties.Adres = { $ref: '#/components/schemas/Adres' };
+  expect(summary(await findingsOf(CODE, doc))).toEqual([
+    ['warn', 'components.schemas.Monument.properties', message('Adres')],
+  ]);
+});
