@@ -3,7 +3,7 @@ import type { JsonPath } from '@stoplight/types';
 import { ruleFunction } from '../lib/rule-function.js';
 import { entries, isObject } from '../lib/json.js';
 import { declaredValues } from '../lib/declared-values.js';
-import { CONTENT_CRS, CRS_QUERY_PARAMETERS, CRS_URI, LEGACY_EPSG_VALUES } from '../lib/crs.js';
+import { CONTENT_CRS, CRS_QUERY_PARAMETERS, isCrsUri, isLegacyEpsgValue } from '../lib/crs.js';
 
 /**
  * nlgov:crs-uri: the CRS values a description pins down for crs, bbox-crs, filter-crs (query) and
@@ -27,7 +27,7 @@ function parameterFindings(name: string, location: string, parameter: Record<str
 
 function valueFindings(name: string, declaration: unknown, base: JsonPath, isContentCrs: boolean): IFunctionResult[] {
   return declaredValues(declaration)
-    .filter(([value]) => typeof value === 'string' && !CRS_URI.test(value) && !(isContentCrs && LEGACY_EPSG_VALUES.has(value)))
+    .filter(([value]) => typeof value === 'string' && !isCrsUri(value, isContentCrs) && !(isContentCrs && isLegacyEpsgValue(value)))
     .map(([value, path]) => ({
       message: `${name} value is not a CRS URI: ${String(value)}. Use the URI, for example http://www.opengis.net/def/crs/EPSG/0/28992.`,
       path: [...base, ...path],

@@ -5,7 +5,7 @@ import { asObject, entries, isObject, type JsonObject } from '../lib/json.js';
 import { statusClass } from '../lib/openapi.js';
 import { declaredValues } from '../lib/declared-values.js';
 import { declaredProperties } from '../lib/schema-shape.js';
-import { CONTENT_CRS, LEGACY_EPSG_VALUES } from '../lib/crs.js';
+import { CONTENT_CRS, isLegacyEpsgValue } from '../lib/crs.js';
 
 /**
  * nlgov:deprecated-geo: the legacy constructs SPEC.md keeps for old APIs only. Given a parameter:
@@ -51,7 +51,7 @@ function legacyResponseValues(operation: JsonObject): IFunctionResult[] {
 
 function legacyValues(name: string, declaration: unknown, base: JsonPath): IFunctionResult[] {
   return declaredValues(declaration)
-    .filter(([value]) => typeof value === 'string' && LEGACY_EPSG_VALUES.has(value))
+    .filter(([value]) => typeof value === 'string' && isLegacyEpsgValue(value))
     .map(([value, path]) => ({
       message: `${name} uses a deprecated EPSG code: ${String(value)}. Use the CRS URI, for example http://www.opengis.net/def/crs/EPSG/0/28992.`,
       path: [...base, ...path],

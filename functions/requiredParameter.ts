@@ -67,8 +67,20 @@ function applies(options: RequiredParameterOptions, pathKey: string, method: str
 
 /** Header names compare case-insensitively; query parameter names are exact. */
 function isParameter(parameter: JsonObject, name: string, location: string): boolean {
+  const unresolvedName = nameOfUnresolvedReference(parameter);
+  if (unresolvedName !== undefined) return unresolvedName.toLowerCase() === name.toLowerCase();
   if (parameter.in !== location || typeof parameter.name !== 'string') return false;
   return location === 'header' ? parameter.name.toLowerCase() === name.toLowerCase() : parameter.name === name;
+}
+
+/**
+ * OGC API descriptions take their parameters from the OGC's shared files
+ * (`.../ogcapi-features-1.yaml#/components/parameters/bbox`); where such a `$ref` cannot be
+ * resolved (offline), the pointer's last segment is the parameter's name.
+ */
+function nameOfUnresolvedReference(parameter: JsonObject): string | undefined {
+  if (typeof parameter.$ref !== 'string') return undefined;
+  return parameter.$ref.split('/').pop()?.replace(/\.ya?ml$|\.json$/, '');
 }
 
 function returnsGeometry(operation: JsonObject): boolean {

@@ -28,3 +28,7 @@ export const signingRuleset = { rules: signingRules } as RulesetDefinition;
 export const oauthRuleset = { rules: oauthRules } as RulesetDefinition;
 /** nlgov-adr: every machine-testable rule of the Dutch API Design Rules and its modules. */
 export const fullRuleset = onOasBase({ ...oasRules, ...oasExampleRules, ...coreRules, ...geoRules, ...signingRules, ...oauthRules });
+
+/** Our own rules, per module, in the order the README and docs list them. */
+export const nlgovRulesByModule = { core: coreRules, geo: geoRules, signing: signingRules, oauth: oauthRules };
+export const nlgovRules = { ...coreRules, ...geoRules, ...signingRules, ...oauthRules };

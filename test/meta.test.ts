@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ruleset from '../ruleset.js';
-import { coreRules } from '../rulesets/core.js';
+import { nlgovRules as coreRules } from '../rulesets/modules.js';
 import { PACKAGE_VERSION, documentationUrl, ruleSlug } from '../rulesets/documentation.js';
 import { renderRuleTable, withRuleTable } from '../tools/rule-table.js';
 
