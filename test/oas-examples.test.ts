@@ -247,6 +247,17 @@ test('examples of x-webhooks, as GitHub describes webhooks in OpenAPI 3.0, are c
   ]);
 });
 
+test('examples of the headers of a multipart encoding are checked too', async () => {
+  const multipart = {
+    schema: { type: 'object', properties: { file: { type: 'string' } } },
+    encoding: { file: { headers: { 'X-Part': { schema: { type: 'integer' }, example: 'one' } } } },
+  };
+  const document = { ...api({}), paths: { '/things': { post: { requestBody: { content: { 'multipart/form-data': multipart } }, responses: { '204': { description: 'OK' } } } } } };
+  await expectSame(MEDIA, document, [
+    [MEDIA, 'paths./things.post.requestBody.content.multipart/form-data.encoding.file.headers.X-Part.example', '"example" property type must be integer'],
+  ]);
+});
+
 test('a schema ajv cannot compile is reported at every example it judges, in spectral\'s words', async () => {
   const shared = { type: 'object', properties: { size: { nullable: true, allOf: [{ type: 'integer' }] } } };
   const document = api(jsonResponse({ schema: { $ref: '#/components/schemas/Shared' }, example: { size: 1 } }), {

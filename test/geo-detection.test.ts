@@ -1,0 +1,48 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { conformantDocument } from './fixtures/conformant.js';
+import { geospatialDocument } from './fixtures/geospatial.js';
+import { lint } from './harness.js';
+
+const GEO_CODES = /^(\/geo\/|nlgov:crs-uri$)/;
+
+async function geoFindings(document: object | string, source?: string) {
+  return (await lint(document, source)).filter((finding) => GEO_CODES.test(finding.code));
+}
+
+test('the geospatial fixture is conformant: no finding at all', async () => {
+  expect(await lint(geospatialDocument())).toEqual([]);
+});
+
+describe('descriptions without geospatial data get no /geo/ finding', () => {
+  test('the core fixture', async () => {
+    expect(await geoFindings(conformantDocument())).toEqual([]);
+  });
+
+  test('the monumenten example', async () => {
+    const file = join(process.cwd(), 'examples', 'monumenten-api.yaml');
+    expect(await geoFindings(readFileSync(file, 'utf8'), file)).toEqual([]);
+  });
+
+  test('location-like names without GeoJSON, WKT or geo parameters', async () => {
+    const doc = conformantDocument();
+    doc.components.schemas.Monument.properties.locatie = { type: 'object', properties: { straat: { type: 'string' }, type: { type: 'string', enum: ['Adres', 'Postbus'] } } };
+    doc.components.schemas.Monument.properties.coordinaten = { type: 'string', description: 'Tekst, geen geometrie.' };
+    doc.paths['/monumenten'].get.parameters.push({ name: 'bboxActief', in: 'query', schema: { type: 'boolean' } });
+    expect(await geoFindings(doc)).toEqual([]);
+  });
+});
+
+describe('an API is geospatial by each of the signs RULES.md lists', () => {
+  const lacksCrsList = ['/geo/crs-list'];
+  test.each([
+    ['a WKT string', (doc: any) => { doc.components.schemas.Monument.properties.vorm = { type: 'string', format: 'wkt' }; }],
+    ['a bbox parameter', (doc: any) => { doc.paths['/monumenten'].get.parameters.push({ name: 'bbox', in: 'query', schema: { type: 'string' } }, { name: 'bbox-crs', in: 'query', schema: { type: 'string' } }); }],
+    ['application/geo+json', (doc: any) => { doc.paths['/monumenten'].get.responses['200'].content = { 'application/geo+json': { schema: { type: 'object' } } }; }],
+    ['a $ref to a GeoJSON schema', (doc: any) => { doc.components.schemas.Monument.properties.vorm = { $ref: 'https://geojson.org/schema/Geometry.json' }; }],
+  ])('%s', async (_sign, mutate) => {
+    const doc = conformantDocument();
+    mutate(doc);
+    expect((await geoFindings(doc)).map((finding) => finding.code)).toEqual(expect.arrayContaining(lacksCrsList));
+  });
+});

@@ -1,0 +1,25 @@
+import { geospatialDocument } from '../fixtures/geospatial.js';
+import { findingsOf, summary } from '../harness.js';
+
+const CODE = '/geo/bbox-query-parameter';
+
+function withItems(parameters: unknown[]) {
+  const doc = geospatialDocument();
+  doc.paths['/collections/{collectionId}/items'] = {
+    parameters: [{ name: 'collectionId', in: 'path', required: true, schema: { type: 'string' } }],
+    get: { operationId: 'getItems', parameters, responses: doc.paths['/monumenten'].get.responses },
+  };
+  return doc;
+}
+
+test('an OGC items operation without bbox is a warning', async () => {
+  expect(summary(await findingsOf(CODE, withItems([{ $ref: '#/components/parameters/Crs' }])))).toEqual([
+    ['warn', 'paths./collections/{collectionId}/items.get.parameters', 'GET /collections/{collectionId}/items does not declare the query parameter bbox: it lists the features of a collection. Declare bbox (query).'],
+  ]);
+});
+
+test('bbox declared, also through an unresolvable OGC $ref named bbox, passes; other paths need none', async () => {
+  expect(await findingsOf(CODE, withItems([{ name: 'bbox', in: 'query', schema: { type: 'string' } }]))).toEqual([]);
+  expect(await findingsOf(CODE, withItems([{ $ref: 'https://schemas.example.invalid/ogcapi-features-1.yaml#/components/parameters/bbox' }]))).toEqual([]);
+  expect(await findingsOf(CODE, geospatialDocument())).toEqual([]);
+});

@@ -1,0 +1,26 @@
+import { geospatialDocument } from '../fixtures/geospatial.js';
+import { findingsOf, summary } from '../harness.js';
+
+const CODE = 'nlgov:deprecated-geo';
+
+test('Accept-Crs, legacy EPSG values of Content-Crs and _zoek with _geo are hints', async () => {
+  const doc = geospatialDocument();
+  doc.paths['/monumenten'].get.parameters.push({ name: 'accept-crs', in: 'header', schema: { type: 'string' } });
+  doc.components.headers.ContentCrs.schema = { type: 'string', enum: ['epsg:28992'] };
+  doc.paths['/monumenten/_zoek'] = {
+    post: {
+      operationId: 'zoekMonumenten',
+      requestBody: { content: { 'application/json': { schema: { type: 'object', properties: { _geo: { type: 'object' } } } } } },
+      responses: doc.paths['/monumenten'].get.responses,
+    },
+  };
+  expect(summary(await findingsOf(CODE, doc))).toEqual([
+    ['hint', 'paths./monumenten.get.parameters.2.name', 'Request uses the deprecated Accept-Crs header: accept-crs. Negotiate with the crs query parameter and the Content-Crs response header.'],
+    ['hint', 'paths./monumenten/_zoek.post.requestBody.content.application/json.schema', 'Search uses the deprecated _geo filter: POST /monumenten/_zoek. Use the bbox and filter parameters of OGC API Features.'],
+    ['hint', 'components.headers.ContentCrs.schema.enum.0', 'Content-Crs uses a deprecated EPSG code: epsg:28992. Use the CRS URI, for example http://www.opengis.net/def/crs/EPSG/0/28992.'],
+  ]);
+});
+
+test('the current CRS negotiation passes', async () => {
+  expect(await findingsOf(CODE, geospatialDocument())).toEqual([]);
+});

@@ -1,0 +1,31 @@
+import { conformantDocument } from '../fixtures/conformant.js';
+import { findingsOf, summary } from '../harness.js';
+
+const CODE = '/signing/payload';
+const signature = { description: 'Handtekening.', schema: { type: 'string', format: 'jws-compact-detached', example: 'eyJhbGciOiJQUzI1NiJ9..c2lnbmF0dXJl' } };
+
+test('a response Payload-Signature of another format and with a non-detached example is an error at each', async () => {
+  const doc = conformantDocument();
+  doc.paths['/monumenten'].get.responses['200'].headers['payload-signature'] = { schema: { type: 'string', example: 'eyJhbGciOiJQUzI1NiJ9.eyJ4IjoxfQ.c2ln' } };
+  expect(summary(await findingsOf(CODE, doc))).toEqual([
+    ['error', 'paths./monumenten.get.responses.200.headers.payload-signature.schema', 'payload-signature is not declared as a detached JWS: type string, format none. Declare schema type string with format jws-compact-detached.'],
+    ['error', 'paths./monumenten.get.responses.200.headers.payload-signature.schema.example', 'payload-signature example is not a detached compact JWS: eyJhbGciOiJQUzI1NiJ9.eyJ4IjoxfQ.c2ln. Give header..signature: two base64url parts around two dots.'],
+  ]);
+});
+
+test('a shared header in components and a request header parameter are checked', async () => {
+  const doc = conformantDocument();
+  doc.components.headers.Handtekening = { schema: { type: 'integer' } };
+  doc.paths['/monumenten'].get.responses['200'].headers['Payload-Signature'] = { $ref: '#/components/headers/Handtekening' };
+  doc.paths['/monumenten'].get.parameters.push({ name: 'Payload-Signature', in: 'header', schema: { type: 'string', format: 'jws-compact-detached' }, example: 'abc' });
+  expect(summary(await findingsOf(CODE, doc))).toEqual([
+    ['error', 'paths./monumenten.get.parameters.1.example', 'Payload-Signature example is not a detached compact JWS: abc. Give header..signature: two base64url parts around two dots.'],
+    ['error', 'components.headers.Handtekening.schema', 'Payload-Signature is not declared as a detached JWS: type integer, format none. Declare schema type string with format jws-compact-detached.'],
+  ]);
+});
+
+test('a string of format jws-compact-detached with a detached example passes', async () => {
+  const doc = conformantDocument();
+  doc.paths['/monumenten'].get.responses['200'].headers['Payload-Signature'] = signature;
+  expect(await findingsOf(CODE, doc)).toEqual([]);
+});
