@@ -55,17 +55,25 @@ test('the repository .spectral.yaml needs no --ruleset flag', async () => {
   expect(codesOf(result.stdout)).toEqual(expectedCodes);
 });
 
-test('installed from its tarball into another project, `extends: nlgov-adr` works', async () => {
+test('installed from its tarball into another project, `extends: nlgov-adr` and the module entry points work', async () => {
   const project = mkdtempSync(join(tmpdir(), 'nlgov-adr-consumer-'));
   try {
     await run('npm', ['pack', '--ignore-scripts', '--pack-destination', project], { cwd: root });
     const tarball = readdirSync(project).find((name) => name.endsWith('.tgz')) as string;
     writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', private: true }));
     await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', `./${tarball}`], { cwd: project });
-    writeFileSync(join(project, '.spectral.yaml'), 'extends: nlgov-adr\n');
     copyFileSync(nonConformant, join(project, 'api.yaml'));
-    const result = await spectral(['api.yaml', '-f', 'json'], project);
-    expect(codesOf(result.stdout)).toEqual(expectedCodes);
+    const lintWith = async (extendsValue: string) => {
+      writeFileSync(join(project, '.spectral.yaml'), `extends: ${extendsValue}\n`);
+      return codesOf((await spectral(['api.yaml', '-f', 'json'], project)).stdout);
+    };
+    expect(await lintWith('nlgov-adr')).toEqual(expectedCodes);
+    expect(await lintWith('[nlgov-adr/core, nlgov-adr/geo, nlgov-adr/signing, nlgov-adr/oauth]')).toEqual(expectedCodes);
+    const oauthOnly = await lintWith('nlgov-adr/oauth');
+    expect(oauthOnly.filter((code) => code.startsWith('/core/'))).toEqual([]);
+    expect(oauthOnly).toContain('invalid-ref');
+    const coreOnly = await lintWith('nlgov-adr/core');
+    expect(coreOnly).toEqual(expectedCodes.filter((code) => !code.startsWith('nlgov:oauth') && !code.startsWith('/geo/') && !code.startsWith('/signing/')));
   } finally {
     rmSync(project, { recursive: true, force: true });
   }
