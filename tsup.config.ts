@@ -1,8 +1,10 @@
-import { defineConfig } from 'tsup';
+import { defineConfig, type Options } from 'tsup';
+
+const DEPENDENCIES = [/^@stoplight\//, 'semver', /^ajv/, 'yaml', 'selfsigned'];
 
 // The Spectral CLI bundles a JS ruleset and swaps every @stoplight import for its own copy,
 // so those stay external. Plain CJS output does not load there; cjsInterop + splitting does.
-export default defineConfig({
+const ruleset: Options = {
   entry: {
     ruleset: 'ruleset.ts',
     core: 'entrypoints/core.ts',
@@ -13,10 +15,21 @@ export default defineConfig({
   format: ['esm', 'cjs'],
   target: 'node20',
   platform: 'node',
-  dts: false,
   clean: true,
   splitting: true,
   cjsInterop: true,
-  sourcemap: false,
-  external: [/^@stoplight\//, 'semver', /^ajv/],
-});
+  external: DEPENDENCIES,
+};
+
+/** The adr-check command: one ESM file, its shebang kept from live/cli.ts. */
+const cli: Options = {
+  entry: { 'adr-check': 'live/cli.ts' },
+  format: ['esm'],
+  target: 'node20',
+  platform: 'node',
+  clean: false,
+  splitting: false,
+  external: DEPENDENCIES,
+};
+
+export default defineConfig([ruleset, cli]);

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { resolve as resolvePath } from 'node:path';
 import { Document, Spectral, type ISpectralDiagnostic, type RulesetDefinition } from '@stoplight/spectral-core';
 import Parsers from '@stoplight/spectral-parsers';
-import { httpAndFileResolver } from '@stoplight/spectral-ref-resolver';
+import { httpAndFileResolver, type Resolver } from '@stoplight/spectral-ref-resolver';
 
 export type Severity = 'error' | 'warn' | 'info' | 'hint';
 const SEVERITY_NAMES: Severity[] = ['error', 'warn', 'info', 'hint'];
@@ -17,8 +17,8 @@ export interface Finding {
   line: number;
 }
 
-export function createLinter(ruleset: RulesetDefinition): Spectral {
-  const spectral = new Spectral({ resolver: httpAndFileResolver });
+export function createLinter(ruleset: RulesetDefinition, resolver: Resolver = httpAndFileResolver): Spectral {
+  const spectral = new Spectral({ resolver });
   spectral.setRuleset(ruleset);
   return spectral;
 }

@@ -15,7 +15,7 @@ import { Spectral } from '@stoplight/spectral-core';
 import Parsers from '@stoplight/spectral-parsers';
 import ruleset from '../ruleset.js';
 import { createLinter, lintFile, type Finding, type Severity } from '../lib/lint.js';
-import { createOfflineResolver } from './offline-resolver.js';
+import { createOfflineResolver } from '../lib/offline-resolver.js';
 import { isDirectory, isMain, pad } from './util.js';
 import { describeFailures, rulesByGiven, type Failure } from './failures.js';
 

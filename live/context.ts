@@ -1,0 +1,98 @@
+import type { HttpClient, Exchange, RequestSpec } from './http.js';
+import type { CheckResult } from './report.js';
+import { asObject, entries, isObject, type JsonObject } from '../lib/json.js';
+
+export interface CheckOptions {
+  unsafe: boolean;
+  insecure: boolean;
+  /** An Origin the API is configured to allow (CORS allowlist), when known. */
+  allowedOrigin?: string;
+  /** Port where plain HTTP would be served on the same host. */
+  plainHttpPort: number;
+}
+
+export interface CheckContext {
+  client: HttpClient;
+  /** `https://host/v1`, without a trailing slash. */
+  baseUrl: string;
+  description?: JsonObject;
+  /** Concrete paths (relative to the base) with a GET operation. */
+  getPaths: string[];
+  options: CheckOptions;
+  /** Every exchange of the run so far, for checks that judge all responses. */
+  exchanges: Exchange[];
+  send(spec: RequestSpec): Promise<Exchange>;
+  /** GET of a path relative to the base, shared between checks so each is sent once. */
+  get(path: string): Promise<Exchange>;
+}
+
+/** One area of live checks; later areas (TLS enumeration, CRS, signatures, OAuth) add theirs. */
+export interface LiveCheck {
+  code: string;
+  run(context: CheckContext): Promise<CheckResult>;
+}
+
+export function createContext(client: HttpClient, baseUrl: string, options: CheckOptions): CheckContext {
+  const exchanges: Exchange[] = [];
+  const cache = new Map<string, Promise<Exchange>>();
+  const send = async (spec: RequestSpec) => {
+    const exchange = await client.send(spec);
+    exchanges.push(exchange);
+    return exchange;
+  };
+  return {
+    client,
+    baseUrl: baseUrl.replace(/\/+$/, ''),
+    getPaths: [],
+    options,
+    exchanges,
+    send,
+    get(path: string) {
+      const existing = cache.get(path);
+      if (existing !== undefined) return existing;
+      const pending = send({ method: 'GET', url: `${baseUrl.replace(/\/+$/, '')}${path}` });
+      cache.set(path, pending);
+      return pending;
+    },
+  };
+}
+
+const MAX_PATHS = 25;
+
+/**
+ * Paths to probe: those with a GET and no variables, and those whose every variable has an
+ * example in the description (parameter or schema example), plus the ones given with --path.
+ */
+export function concreteGetPaths(description: JsonObject | undefined, extra: string[]): string[] {
+  const found: string[] = [];
+  for (const [pathKey, pathItem] of entries(description?.paths)) {
+    if (!isObject(pathItem) || !isObject(pathItem.get) || !pathKey.startsWith('/')) continue;
+    const concrete = fillVariables(pathKey, [...parameterList(pathItem.parameters), ...parameterList(pathItem.get.parameters)]);
+    // The description's `/` is the base URL itself: `https://host/v1`, not `https://host/v1/`.
+    if (concrete !== undefined) found.push(concrete === '/' ? '' : concrete);
+  }
+  return [...new Set([...found, ...extra.map((path) => (path.startsWith('/') ? path : `/${path}`))])].slice(0, MAX_PATHS);
+}
+
+function parameterList(value: unknown): JsonObject[] {
+  return Array.isArray(value) ? value.filter(isObject) : [];
+}
+
+function fillVariables(pathKey: string, parameters: JsonObject[]): string | undefined {
+  let missing = false;
+  const filled = pathKey.replace(/\{([^}]+)\}/g, (_whole, name: string) => {
+    const parameter = parameters.find((candidate) => candidate.in === 'path' && candidate.name === name);
+    const example = parameter?.example ?? asObject(parameter?.schema).example ?? firstExample(parameter?.examples);
+    if (example === undefined || example === null || typeof example === 'object') {
+      missing = true;
+      return '';
+    }
+    return encodeURIComponent(String(example));
+  });
+  return missing ? undefined : filled;
+}
+
+function firstExample(examples: unknown): unknown {
+  const [first] = entries(examples);
+  return first === undefined ? undefined : asObject(first[1]).value;
+}

@@ -1,0 +1,100 @@
+import type { CheckResult, Report, Verdict } from './report.js';
+
+export const FORMATS = ['text', 'json', 'junit', 'sarif', 'github-actions'] as const;
+export type Format = (typeof FORMATS)[number];
+
+const COLOURS: Record<Verdict, string> = { pass: '\u001b[32m', warn: '\u001b[33m', fail: '\u001b[31m', skip: '\u001b[90m' };
+const RESET = '\u001b[0m';
+
+export function render(report: Report, format: Format, colour: boolean): string {
+  switch (format) {
+    case 'json':
+      return JSON.stringify(report, null, 2);
+    case 'junit':
+      return junit(report);
+    case 'sarif':
+      return JSON.stringify(sarif(report), null, 2);
+    case 'github-actions':
+      return githubActions(report);
+    default:
+      return text(report, colour);
+  }
+}
+
+function text(report: Report, colour: boolean): string {
+  const paint = (verdict: Verdict, label: string) => (colour ? `${COLOURS[verdict]}${label}${RESET}` : label);
+  const lines = [`adr-check ${report.target}`, ...report.notices.map((notice) => `! ${notice}`), ''];
+  for (const result of report.results) {
+    lines.push(`${paint(result.verdict, result.verdict.toUpperCase().padEnd(4))}  ${result.code}  ${result.summary}`);
+    for (const detail of result.details) lines.push(`        - ${detail}`);
+    if (result.verdict === 'fail' || result.verdict === 'warn') {
+      for (const evidence of result.evidence.slice(0, 5)) {
+        const headers = Object.entries(evidence.headers).map(([name, value]) => `${name}: ${value}`).join('; ');
+        lines.push(`        ${evidence.method} ${evidence.url} -> ${evidence.status ?? evidence.error ?? '?'}${headers === '' ? '' : ` (${headers})`}${evidence.note === undefined ? '' : ` ${evidence.note}`}`);
+        if (evidence.bodyExcerpt !== undefined) lines.push(`          body: ${evidence.bodyExcerpt.replace(/\s+/g, ' ').slice(0, 160)}`);
+      }
+    }
+  }
+  const counts = countVerdicts(report.results);
+  const staticErrors = report.staticFindings.filter((finding) => finding.severity === 'error').length;
+  const staticWarnings = report.staticFindings.filter((finding) => finding.severity === 'warn').length;
+  lines.push('', `static: ${report.staticFindings.length} findings (${staticErrors} errors, ${staticWarnings} warnings)`);
+  for (const finding of report.staticFindings.filter((item) => item.severity === 'error' || item.severity === 'warn').slice(0, 20)) {
+    lines.push(`        ${finding.severity.padEnd(5)} ${finding.code}  ${finding.path}  ${finding.message}`);
+  }
+  lines.push(`live: ${counts.pass} pass, ${counts.warn} warn, ${counts.fail} fail, ${counts.skip} skip; ${report.requests} requests in ${report.durationMs} ms`);
+  return lines.join('\n');
+}
+
+export function countVerdicts(results: CheckResult[]): Record<Verdict, number> {
+  const counts: Record<Verdict, number> = { pass: 0, warn: 0, fail: 0, skip: 0 };
+  for (const result of results) counts[result.verdict] += 1;
+  return counts;
+}
+
+function escapeXml(value: string): string {
+  return value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}
+
+function junit(report: Report): string {
+  const counts = countVerdicts(report.results);
+  const cases = report.results.map((result) => {
+    const body = result.verdict === 'fail'
+      ? `<failure message="${escapeXml(result.summary)}">${escapeXml(result.details.join('\n'))}</failure>`
+      : result.verdict === 'skip' ? `<skipped message="${escapeXml(result.summary)}"/>` : '';
+    return `    <testcase classname="adr-check" name="${escapeXml(result.code)}">${body}</testcase>`;
+  });
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuite name="adr-check ${escapeXml(report.target)}" tests="${report.results.length}" failures="${counts.fail}" skipped="${counts.skip}" time="${report.durationMs / 1000}">`,
+    ...cases,
+    '</testsuite>',
+  ].join('\n');
+}
+
+function sarif(report: Report): object {
+  const results = report.results
+    .filter((result) => result.verdict === 'fail' || result.verdict === 'warn')
+    .map((result) => ({
+      ruleId: result.code,
+      level: result.verdict === 'fail' ? 'error' : 'warning',
+      message: { text: [result.summary, ...result.details].join(' ') },
+      locations: [{ physicalLocation: { artifactLocation: { uri: result.evidence[0]?.url ?? report.target } } }],
+    }));
+  return {
+    $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
+    version: '2.1.0',
+    runs: [{ tool: { driver: { name: 'adr-check', rules: report.results.map((result) => ({ id: result.code })) } }, results }],
+  };
+}
+
+function githubActions(report: Report): string {
+  return report.results
+    .filter((result) => result.verdict === 'fail' || result.verdict === 'warn')
+    .map((result) => `::${result.verdict === 'fail' ? 'error' : 'warning'} title=${result.code}::${escapeWorkflow([result.summary, ...result.details].join(' '))}`)
+    .join('\n');
+}
+
+function escapeWorkflow(value: string): string {
+  return value.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+}

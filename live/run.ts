@@ -1,0 +1,48 @@
+import ruleset from '../ruleset.js';
+import { createLinter, lintText, type Finding } from '../lib/lint.js';
+import { createOfflineResolver } from '../lib/offline-resolver.js';
+import { isObject, type JsonObject } from '../lib/json.js';
+import { HttpClient, type ClientOptions } from './http.js';
+import { concreteGetPaths, createContext, type CheckOptions } from './context.js';
+import { LIVE_CHECKS } from './registry.js';
+import type { Report } from './report.js';
+
+export interface RunOptions {
+  client: Omit<ClientOptions, 'deadline'> & { deadlineMs: number };
+  checks: CheckOptions;
+  extraPaths: string[];
+}
+
+/** Raised when the API cannot be checked at all: the CLI prints it as one line and exits 2. */
+export class TargetError extends Error {}
+
+export async function runChecks(baseUrl: string, options: RunOptions): Promise<Report> {
+  const started = Date.now();
+  const client = new HttpClient({ ...options.client, deadline: started + options.client.deadlineMs });
+  const context = createContext(client, baseUrl, options.checks);
+  const first = await context.send({ method: 'GET', url: `${context.baseUrl}/openapi.json`, anonymous: true });
+  if (first.status === undefined) throw new TargetError(`cannot reach ${context.baseUrl}/openapi.json: ${first.error ?? 'no response'}`);
+  context.description = parseDescription(first.body);
+  context.getPaths = ['', ...concreteGetPaths(context.description, options.extraPaths)];
+  const staticFindings = context.description === undefined ? [] : await lintDescription(first.body);
+  const results = [];
+  for (const check of LIVE_CHECKS) results.push(await check.run(context));
+  const notices = options.client.insecure ? ['--insecure: certificates are NOT verified; /core/transport/tls is not done'] : [];
+  if (context.description === undefined) notices.push(`/openapi.json is not a JSON description (status ${first.status}); live checks ran without it`);
+  return { target: context.baseUrl, startedAt: new Date(started).toISOString(), durationMs: Date.now() - started, requests: client.requestCount, results, staticFindings, notices };
+}
+
+function parseDescription(body: string): JsonObject | undefined {
+  try {
+    const parsed: unknown = JSON.parse(body);
+    return isObject(parsed) ? parsed : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Lints the downloaded description; its `$ref`s to other files are not fetched (reported as unresolvable). */
+async function lintDescription(text: string): Promise<Finding[]> {
+  const spectral = createLinter(ruleset, createOfflineResolver());
+  return lintText(spectral, text, '/adr-check/downloaded/openapi.json');
+}
