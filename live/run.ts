@@ -21,15 +21,27 @@ export async function runChecks(baseUrl: string, options: RunOptions): Promise<R
   const client = new HttpClient({ ...options.client, deadline: started + options.client.deadlineMs });
   const context = createContext(client, baseUrl, options.checks);
   const first = await context.send({ method: 'GET', url: `${context.baseUrl}/openapi.json`, anonymous: true });
-  if (first.status === undefined) throw new TargetError(`cannot reach ${context.baseUrl}/openapi.json: ${first.error ?? 'no response'}`);
+  if (first.status === undefined && isUnreachable(first.error)) throw new TargetError(`cannot reach ${context.baseUrl}/openapi.json: ${first.error}`);
+  if (first.status === undefined && isCertificateError(first.error)) {
+    throw new TargetError(`certificate of ${new URL(context.baseUrl).host} does not verify: ${first.error}. Give its CA with --ca, or --insecure to skip the check`);
+  }
   context.description = parseDescription(first.body);
   context.getPaths = ['', ...concreteGetPaths(context.description, options.extraPaths)];
   const staticFindings = context.description === undefined ? [] : await lintDescription(first.body);
   const results = [];
   for (const check of LIVE_CHECKS) results.push(await check.run(context));
   const notices = options.client.insecure ? ['--insecure: certificates are NOT verified; /core/transport/tls is not done'] : [];
-  if (context.description === undefined) notices.push(`/openapi.json is not a JSON description (status ${first.status}); live checks ran without it`);
+  if (context.description === undefined) notices.push(`/openapi.json gave no JSON description (${first.status ?? first.error}); live checks ran without it`);
   return { target: context.baseUrl, startedAt: new Date(started).toISOString(), durationMs: Date.now() - started, requests: client.requestCount, results, staticFindings, notices };
+}
+
+/** Nothing listens there: no report can say anything useful. A server that misbehaves gets a report. */
+function isUnreachable(error: string | undefined): boolean {
+  return /^(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH)\b/.test(error ?? '') || /^not a URL/.test(error ?? '');
+}
+
+function isCertificateError(error: string | undefined): boolean {
+  return /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS_CERT_ALTNAME_INVALID|unable to get local issuer/i.test(error ?? '');
 }
 
 function parseDescription(body: string): JsonObject | undefined {
