@@ -1,0 +1,209 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { parse } from 'yaml';
+
+/**
+ * The OpenAPI description is the single source of the reference API: the routes, the methods
+ * each one allows, the media types it produces and consumes, the query parameters and the
+ * schemas the server validates against all come from openapi.yaml. What the server serves can
+ * therefore not drift from what the description says.
+ */
+
+export type JsonObject = { [key: string]: unknown };
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+const METHODS: readonly HttpMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+
+export function isHttpMethod(value: string): value is HttpMethod {
+  return (METHODS as readonly string[]).includes(value);
+}
+
+export const DESCRIPTION_PATH = fileURLToPath(new URL('./openapi.yaml', import.meta.url));
+
+export interface QueryParameter {
+  name: string;
+  /** JSON pointer (into the description) of the parameter's schema. */
+  schemaPointer: string;
+  schema: JsonObject;
+}
+
+export interface Operation {
+  method: HttpMethod;
+  operationId: string;
+  /** Media type of the success response body; undefined when it has none (204). */
+  produces: string | undefined;
+  /** Media type and schema pointer of the request body, when the operation takes one. */
+  requestBody: { mediaType: string; schemaPointer: string } | undefined;
+  queryParameters: QueryParameter[];
+}
+
+export type Segment = { literal: string } | { parameter: string };
+
+export interface Route {
+  /** The path as written in the description, `/monumenten/{monumentId}`. */
+  template: string;
+  segments: Segment[];
+  operations: Map<HttpMethod, Operation>;
+}
+
+export interface Description {
+  document: JsonObject;
+  /** The YAML exactly as written; /openapi.yaml serves it verbatim. */
+  yamlText: string;
+  title: string;
+  version: string;
+  routes: Route[];
+}
+
+export function isObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function escapePointer(segment: string): string {
+  return segment.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+function pointerGet(document: JsonObject, pointer: string): unknown {
+  const parts = pointer.replace(/^#?\//, '').split('/').map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'));
+  let node: unknown = document;
+  for (const part of parts) node = isObject(node) ? node[part] : Array.isArray(node) ? node[Number(part)] : undefined;
+  return node;
+}
+
+/** Follows local `$ref`s; the pointer says where the value really lives, for schema refs from there. */
+function resolve(document: JsonObject, value: unknown, pointer: string): { value: unknown; pointer: string } {
+  let current = { value, pointer };
+  for (let hops = 0; hops < 16 && isObject(current.value) && typeof current.value.$ref === 'string'; hops += 1) {
+    const target = current.value.$ref;
+    if (!target.startsWith('#/')) throw new Error(`only local $refs are supported: ${target}`);
+    current = { value: pointerGet(document, target), pointer: target.slice(1) };
+  }
+  return current;
+}
+
+function firstMediaType(content: unknown): string | undefined {
+  return isObject(content) ? Object.keys(content)[0] : undefined;
+}
+
+function successResponse(document: JsonObject, responses: unknown): JsonObject | undefined {
+  if (!isObject(responses)) return undefined;
+  const code = Object.keys(responses).find((key) => /^2/.test(key));
+  const found = code === undefined ? undefined : resolve(document, responses[code], '').value;
+  return isObject(found) ? found : undefined;
+}
+
+function parametersOf(document: JsonObject, list: unknown, pointer: string): QueryParameter[] {
+  if (!Array.isArray(list)) return [];
+  return list.flatMap((entry, index) => {
+    const { value, pointer: at } = resolve(document, entry, `${pointer}/${index}`);
+    if (!isObject(value) || value.in !== 'query' || typeof value.name !== 'string' || !isObject(value.schema)) return [];
+    return [{ name: value.name, schemaPointer: `${at}/schema`, schema: value.schema }];
+  });
+}
+
+function requestBodyOf(document: JsonObject, body: unknown, pointer: string): Operation['requestBody'] {
+  const { value, pointer: at } = resolve(document, body, pointer);
+  if (!isObject(value)) return undefined;
+  const mediaType = firstMediaType(value.content);
+  return mediaType === undefined ? undefined : { mediaType, schemaPointer: `${at}/content/${escapePointer(mediaType)}/schema` };
+}
+
+function operationOf(document: JsonObject, pathItem: JsonObject, method: HttpMethod, pointer: string): Operation | undefined {
+  const operation = pathItem[method.toLowerCase()];
+  if (!isObject(operation) || typeof operation.operationId !== 'string') return undefined;
+  const at = `${pointer}/${method.toLowerCase()}`;
+  return {
+    method,
+    operationId: operation.operationId,
+    produces: firstMediaType(successResponse(document, operation.responses)?.content),
+    requestBody: operation.requestBody === undefined ? undefined : requestBodyOf(document, operation.requestBody, `${at}/requestBody`),
+    queryParameters: [
+      ...parametersOf(document, pathItem.parameters, `${pointer}/parameters`),
+      ...parametersOf(document, operation.parameters, `${at}/parameters`),
+    ],
+  };
+}
+
+export function segmentsOf(template: string): Segment[] {
+  if (template === '/') return [];
+  return template.slice(1).split('/').map((part) => {
+    const parameter = /^\{(.+)\}$/.exec(part)?.[1];
+    return parameter === undefined ? { literal: part } : { parameter };
+  });
+}
+
+function routesOf(document: JsonObject): Route[] {
+  const paths = isObject(document.paths) ? document.paths : {};
+  return Object.entries(paths).flatMap(([template, item]) => {
+    if (!isObject(item)) return [];
+    const pointer = `/paths/${escapePointer(template)}`;
+    const operations = new Map<HttpMethod, Operation>();
+    for (const method of METHODS) {
+      const operation = operationOf(document, item, method, pointer);
+      if (operation !== undefined) operations.set(method, operation);
+    }
+    return [{ template, segments: segmentsOf(template), operations }];
+  });
+}
+
+export function parseDescription(yamlText: string): Description {
+  const document: unknown = parse(yamlText);
+  if (!isObject(document) || !isObject(document.info)) throw new Error('the description has no info object');
+  const { title, version } = document.info;
+  if (typeof title !== 'string' || typeof version !== 'string') throw new Error('the description lacks info.title or info.version');
+  return { document, yamlText, title, version, routes: routesOf(document) };
+}
+
+export function loadDescription(path = DESCRIPTION_PATH): Description {
+  return parseDescription(readFileSync(path, 'utf8'));
+}
+
+export interface RouteMatch {
+  route: Route;
+  parameters: Record<string, string>;
+}
+
+function matchSegments(segments: Segment[], parts: string[]): Record<string, string> | undefined {
+  if (segments.length !== parts.length) return undefined;
+  const parameters: Record<string, string> = {};
+  for (const [index, segment] of segments.entries()) {
+    const part = parts[index] ?? '';
+    if ('literal' in segment) {
+      if (segment.literal !== part) return undefined;
+    } else {
+      if (part === '') return undefined;
+      parameters[segment.parameter] = part;
+    }
+  }
+  return parameters;
+}
+
+function literalCount(route: Route): number {
+  return route.segments.filter((segment) => 'literal' in segment).length;
+}
+
+/**
+ * The route for a path below the base URL ('' is the base itself). As OpenAPI prescribes, a
+ * concrete path wins over a templated one, so the route with the most literal segments is tried
+ * first.
+ */
+export function matchRoute(routes: Route[], apiPath: string): RouteMatch | undefined {
+  let parts: string[];
+  try {
+    parts = apiPath === '' ? [] : apiPath.slice(1).split('/').map(decodeURIComponent);
+  } catch {
+    return undefined;
+  }
+  const ordered = [...routes].sort((a, b) => literalCount(b) - literalCount(a));
+  for (const route of ordered) {
+    const parameters = matchSegments(route.segments, parts);
+    if (parameters !== undefined) return { route, parameters };
+  }
+  return undefined;
+}
+
+/** The methods a route answers: the declared ones, HEAD wherever GET is, and OPTIONS. */
+export function allowedMethods(route: Route): string[] {
+  const declared = [...route.operations.keys()];
+  return [...declared, ...(declared.includes('GET') ? ['HEAD'] : []), 'OPTIONS'];
+}

@@ -1,0 +1,420 @@
+import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { stringify } from 'yaml';
+import { createStore, type Store } from './data.js';
+import { allowedMethods, isHttpMethod, isObject, loadDescription, matchRoute, type Description, type Operation, type QueryParameter, type Route } from './description.js';
+import { HANDLERS, type HandlerContext } from './handlers.js';
+import { accepts, essence, PROBLEM_JSON, PROBLEMS, problem, type Reply } from './http.js';
+import { certificatesFor, suppliedCertificates, tlsServerOptions, type CertificateSet } from './tls.js';
+import { createSchemaValidator, type InvalidParam, type SchemaValidator } from './validation.js';
+
+/**
+ * The reference API: the monument register of examples/reference-api/openapi.yaml, served over
+ * HTTPS so that it passes every live check of adr-check. Each fault switch makes it violate
+ * exactly one rule, so a checker can be shown to catch that violation and nothing else.
+ */
+
+export const BREAK_SWITCHES = [
+  'no-api-version',
+  'wrong-api-version',
+  'trailing-slash-redirect',
+  'undeclared-method-200',
+  '405-without-allow',
+  'cors-echo-any-origin',
+  'cors-wildcard-everywhere',
+  'text-errors-with-stack',
+  'missing-security-header',
+  'openapi-yaml-differs',
+  'openapi-json-auth',
+  'accept-echoed',
+  'no-hsts',
+  'http-serves-api',
+] as const;
+
+export type BreakSwitch = (typeof BREAK_SWITCHES)[number];
+
+export function isBreakSwitch(value: string): value is BreakSwitch {
+  return (BREAK_SWITCHES as readonly string[]).includes(value);
+}
+
+export interface ReferenceApiOptions {
+  /** Listen address; default 127.0.0.1. */
+  host?: string;
+  /** HTTPS port; default 0, a free port. */
+  port?: number;
+  /** When set, a plain HTTP listener on this port (0: a free one) that only redirects to HTTPS. */
+  httpPort?: number;
+  breaks?: BreakSwitch[];
+  /** Origins whose browser requests are allowed (CORS); default ['https://app.example.nl']. */
+  corsAllowlist?: string[];
+  /** Own certificate and key (PEM); `ca` is what clients should trust, default `cert`. */
+  tls?: { key: string; cert: string; ca?: string };
+}
+
+export interface ReferenceApi {
+  /** `https://127.0.0.1:PORT/v1` */
+  baseUrl: string;
+  /** `https://127.0.0.1:PORT` */
+  origin: string;
+  /** PEM of the certificate a client should trust. */
+  caPem: string;
+  /** `http://127.0.0.1:PORT` of the plain HTTP listener, when `httpPort` was given. */
+  httpOrigin?: string;
+  close(): Promise<void>;
+}
+
+const MAX_BODY_BYTES = 1024 * 1024;
+const DEFAULT_ALLOWLIST = ['https://app.example.nl'];
+const PREFLIGHT_HEADERS = 'Accept, Authorization, Content-Type';
+const EXPOSED_HEADERS = 'API-Version, Location';
+const DOCUMENT_PATHS = new Set(['/openapi.json', '/openapi.yaml']);
+
+// The headers /core/transport/security-headers asks for. default-src 'none' as well, since a
+// JSON API never needs to load anything; Referrer-Policy as SPEC.md recommends.
+const SECURITY_HEADERS: Record<string, string> = {
+  'Cache-Control': 'no-store',
+  'Content-Security-Policy': "default-src 'none'; frame-ancestors 'none'",
+  'Strict-Transport-Security': 'max-age=31536000',
+  'X-Content-Type-Options': 'nosniff',
+  'X-Frame-Options': 'DENY',
+  'Referrer-Policy': 'no-referrer',
+};
+
+interface App {
+  description: Description;
+  basePath: string;
+  base: string;
+  store: Store;
+  breaks: ReadonlySet<BreakSwitch>;
+  allowlist: ReadonlySet<string>;
+  validate: SchemaValidator;
+  documents: { json: string; yaml: string };
+}
+
+/** The path of the first server URL, `/v1`; the description's servers say where the API lives. */
+function basePathOf(description: Description): string {
+  const servers = description.document.servers;
+  const first: unknown = Array.isArray(servers) ? servers[0] : undefined;
+  const url = isObject(first) && typeof first.url === 'string' ? first.url : '/';
+  return new URL(url, 'https://localhost').pathname.replace(/\/$/, '');
+}
+
+/** A version that is valid SemVer but not info.version: a plausible, subtle mistake. */
+export function differentVersion(version: string): string {
+  const match = /^(\d+)\.(\d+)\.(\d+)/.exec(version);
+  return match === null ? `${version}-1` : `${match[1]}.${match[2]}.${Number(match[3]) + 1}`;
+}
+
+function documentsFor(description: Description, breaks: ReadonlySet<BreakSwitch>): App['documents'] {
+  const json = JSON.stringify(description.document, null, 2);
+  if (!breaks.has('openapi-yaml-differs')) return { json, yaml: description.yamlText };
+  const info = isObject(description.document.info) ? description.document.info : {};
+  return { json, yaml: stringify({ ...description.document, info: { ...info, title: `${description.title} (concept)` } }) };
+}
+
+function header(request: IncomingMessage, name: string): string | undefined {
+  const value = request.headers[name];
+  return Array.isArray(value) ? value.join(', ') : value;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Response headers every response carries
+
+function versionHeaders(app: App): Record<string, string> {
+  if (app.breaks.has('no-api-version')) return {};
+  const version = app.breaks.has('wrong-api-version') ? differentVersion(app.description.version) : app.description.version;
+  return { 'API-Version': version };
+}
+
+function securityHeaders(app: App, overTls: boolean): Record<string, string> {
+  const headers = { ...SECURITY_HEADERS };
+  if (app.breaks.has('missing-security-header')) delete headers['X-Content-Type-Options'];
+  // RFC 6797 7.2: HSTS is not sent over plain HTTP.
+  if (app.breaks.has('no-hsts') || !overTls) delete headers['Strict-Transport-Security'];
+  return headers;
+}
+
+/** The Access-Control-Allow-Origin value for a request, or undefined for none. */
+function allowedOrigin(app: App, origin: string | undefined, isDocument: boolean): string | undefined {
+  if (app.breaks.has('cors-wildcard-everywhere') || isDocument) return '*';
+  if (origin === undefined) return undefined;
+  return app.allowlist.has(origin) || app.breaks.has('cors-echo-any-origin') ? origin : undefined;
+}
+
+function corsHeaders(app: App, origin: string | undefined, isDocument: boolean): Record<string, string> {
+  const allowed = allowedOrigin(app, origin, isDocument);
+  // The answer depends on Origin wherever it is not a constant `*`; caches must know that.
+  const vary: Record<string, string> = allowed === '*' ? {} : { Vary: 'Origin' };
+  return allowed === undefined ? vary : { ...vary, 'Access-Control-Allow-Origin': allowed, 'Access-Control-Expose-Headers': EXPOSED_HEADERS };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Errors
+
+/** The `text-errors-with-stack` fault: what a framework's default error page looks like. */
+function asStackTrace(reply: Reply, error: unknown): Reply {
+  const trace = error instanceof Error ? error : new Error(`${reply.status} ${String(isObject(reply.json) ? reply.json.title : '')}`);
+  return { status: reply.status, text: `${trace.stack ?? trace.message}\n`, mediaType: 'text/plain; charset=utf-8', headers: reply.headers };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Request steps, each either a Reply that ends the request or the input for the next step
+
+type Target = { kind: 'api'; apiPath: string; search: string } | { kind: 'outside' };
+
+function targetOf(app: App, rawUrl: string | undefined): Target {
+  if (rawUrl === undefined || !rawUrl.startsWith('/')) return { kind: 'outside' };
+  const url = new URL(rawUrl, 'https://localhost');
+  if (url.pathname === app.basePath) return { kind: 'api', apiPath: '', search: url.search };
+  if (!url.pathname.startsWith(`${app.basePath}/`)) return { kind: 'outside' };
+  return { kind: 'api', apiPath: url.pathname.slice(app.basePath.length), search: url.search };
+}
+
+function trailingSlashReply(app: App, apiPath: string, search: string, instance: string): Reply {
+  const stripped = apiPath.slice(0, -1);
+  if (app.breaks.has('trailing-slash-redirect') && matchRoute(app.description.routes, stripped) !== undefined) {
+    return { status: 301, headers: { Location: `${app.base}${stripped}${search}` } };
+  }
+  return problem(PROBLEMS.nietGevonden, 'Er is geen resource op deze URI. Paden eindigen nooit op een slash.', instance);
+}
+
+function methodNotAllowed(app: App, route: Route, method: string, instance: string): Reply {
+  if (app.breaks.has('undeclared-method-200')) return { status: 200, json: {}, mediaType: 'application/json' };
+  const reply = problem(PROBLEMS.methodeNietToegestaan, `De methode ${method} is niet toegestaan op deze resource.`, instance);
+  return app.breaks.has('405-without-allow') ? reply : { ...reply, headers: { Allow: allowedMethods(route).join(', ') } };
+}
+
+function optionsReply(app: App, route: Route, request: IncomingMessage, isDocument: boolean): Reply {
+  const allow = allowedMethods(route).join(', ');
+  const preflight = header(request, 'access-control-request-method') !== undefined;
+  const allowed = allowedOrigin(app, header(request, 'origin'), isDocument) !== undefined;
+  const cors: Record<string, string> = preflight && allowed
+    ? { 'Access-Control-Allow-Methods': allow, 'Access-Control-Allow-Headers': PREFLIGHT_HEADERS, 'Access-Control-Max-Age': '600' }
+    : {};
+  return { status: 204, headers: { Allow: allow, ...cors } };
+}
+
+function queryOf(operation: Operation, search: string, validate: SchemaValidator): { values: Record<string, unknown>; invalid: InvalidParam[] } {
+  const given = new URLSearchParams(search);
+  const values: Record<string, unknown> = {};
+  const invalid: InvalidParam[] = [];
+  for (const parameter of operation.queryParameters) {
+    const all = given.getAll(parameter.name);
+    if (all.length > 1) {
+      invalid.push({ name: parameter.name, reason: 'mag maar één keer voorkomen' });
+      continue;
+    }
+    const value = all[0] === undefined ? parameter.schema.default : coerce(parameter, all[0]);
+    if (value === undefined) continue;
+    invalid.push(...validate(parameter.schemaPointer, value, parameter.name));
+    values[parameter.name] = value;
+  }
+  return { values, invalid };
+}
+
+// Query values are strings on the wire; numbers are compared as numbers by the schema.
+function coerce(parameter: QueryParameter, raw: string): unknown {
+  const numeric = parameter.schema.type === 'integer' || parameter.schema.type === 'number';
+  return numeric && /^-?\d+(\.\d+)?$/.test(raw) ? Number(raw) : raw;
+}
+
+type BodyResult = { kind: 'ok'; text: string } | { kind: 'too-large' };
+
+function readBody(request: IncomingMessage): Promise<BodyResult> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    request.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= MAX_BODY_BYTES) chunks.push(chunk);
+    });
+    request.on('end', () => resolve(size > MAX_BODY_BYTES ? { kind: 'too-large' } : { kind: 'ok', text: Buffer.concat(chunks).toString('utf8') }));
+    request.on('error', reject);
+  });
+}
+
+async function bodyOf(app: App, operation: Operation, request: IncomingMessage, instance: string): Promise<{ body: unknown } | Reply> {
+  const expected = operation.requestBody;
+  if (expected === undefined) {
+    request.resume();
+    return { body: undefined };
+  }
+  if (essence(header(request, 'content-type')) !== essence(expected.mediaType)) {
+    request.resume();
+    return problem(PROBLEMS.mediaTypeNietOndersteund, `Stuur de request body als ${expected.mediaType}.`, instance);
+  }
+  const read = await readBody(request);
+  if (read.kind === 'too-large') return problem(PROBLEMS.teGroot, 'De request body mag hoogstens 1 MiB groot zijn.', instance);
+  let body: unknown;
+  try {
+    body = JSON.parse(read.text);
+  } catch {
+    return problem(PROBLEMS.ongeldigVerzoek, 'De request body is geen geldige JSON.', instance);
+  }
+  const invalid = app.validate(expected.schemaPointer, body);
+  return invalid.length === 0 ? { body } : problem(PROBLEMS.ongeldigVerzoek, 'De request body voldoet niet aan het schema.', instance, invalid);
+}
+
+function needsCredentials(app: App, operation: Operation, request: IncomingMessage): boolean {
+  return app.breaks.has('openapi-json-auth') && operation.operationId === 'raadpleegOpenapiJson' && header(request, 'authorization') === undefined;
+}
+
+async function route(app: App, request: IncomingMessage): Promise<{ reply: Reply; isDocument: boolean }> {
+  const method = request.method ?? 'GET';
+  const instance = (request.url ?? '/').split('?')[0] ?? '/';
+  const target = targetOf(app, request.url);
+  const notFound = { reply: problem(PROBLEMS.nietGevonden, 'Er is geen resource op deze URI.', instance), isDocument: false };
+  if (target.kind === 'outside') return notFound;
+  if (target.apiPath.endsWith('/')) return { reply: trailingSlashReply(app, target.apiPath, target.search, instance), isDocument: false };
+  const match = matchRoute(app.description.routes, target.apiPath);
+  if (match === undefined) return notFound;
+  const isDocument = DOCUMENT_PATHS.has(match.route.template);
+  const done = (reply: Reply): { reply: Reply; isDocument: boolean } => ({ reply, isDocument });
+  if (method === 'OPTIONS') return done(optionsReply(app, match.route, request, isDocument));
+  const declared = method === 'HEAD' ? 'GET' : method;
+  const operation = isHttpMethod(declared) ? match.route.operations.get(declared) : undefined;
+  if (operation === undefined) return done(methodNotAllowed(app, match.route, method, instance));
+  if (needsCredentials(app, operation, request)) {
+    const reply = problem(PROBLEMS.nietGeauthenticeerd, 'Stuur een access token in de Authorization-header.', instance);
+    return done({ ...reply, headers: { 'WWW-Authenticate': 'Bearer realm="monumenten"' } });
+  }
+  const accept = header(request, 'accept');
+  const acceptable = operation.produces === undefined || accepts(accept, operation.produces);
+  if (!acceptable && !app.breaks.has('accept-echoed')) {
+    return done(problem(PROBLEMS.nietAanvaardbaar, `Deze resource is alleen leverbaar als ${operation.produces ?? ''}.`, instance));
+  }
+  const query = queryOf(operation, target.search, app.validate);
+  if (query.invalid.length > 0) return done(problem(PROBLEMS.ongeldigVerzoek, 'Een of meer query parameters zijn ongeldig.', instance, query.invalid));
+  const body = await bodyOf(app, operation, request, instance);
+  if ('status' in body) return done(body);
+  const handler = HANDLERS[operation.operationId];
+  if (handler === undefined) throw new Error(`no handler for operation ${operation.operationId}`);
+  const context: HandlerContext = { store: app.store, base: app.base, params: match.parameters, query: query.values, body: body.body, instance, validate: app.validate, documents: app.documents };
+  const reply = handler(context);
+  // The `accept-echoed` fault: the unknown Accept value becomes the Content-Type.
+  return done(acceptable ? reply : { ...reply, mediaType: accept ?? reply.mediaType });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Writing the response
+
+function send(app: App, request: IncomingMessage, response: ServerResponse, reply: Reply, isDocument: boolean, overTls: boolean): void {
+  const text = reply.text ?? (reply.json === undefined ? undefined : JSON.stringify(reply.json));
+  const body = text === undefined ? undefined : Buffer.from(text, 'utf8');
+  const headers: Record<string, string> = {
+    ...versionHeaders(app),
+    ...securityHeaders(app, overTls),
+    ...corsHeaders(app, header(request, 'origin'), isDocument),
+    ...(reply.mediaType === undefined || body === undefined ? {} : { 'Content-Type': reply.mediaType }),
+    ...(reply.status === 204 || reply.status === 304 ? {} : { 'Content-Length': String(body?.length ?? 0) }),
+    ...reply.headers,
+  };
+  response.writeHead(reply.status, headers);
+  response.end(request.method === 'HEAD' ? undefined : body);
+}
+
+function withFaults(app: App, reply: Reply, error?: unknown): Reply {
+  const isError = reply.status === 404 || reply.status === 500;
+  return app.breaks.has('text-errors-with-stack') && isError && reply.mediaType === PROBLEM_JSON ? asStackTrace(reply, error) : reply;
+}
+
+function handle(app: App, overTls: boolean): (request: IncomingMessage, response: ServerResponse) => void {
+  return (request, response) => {
+    route(app, request)
+      .then(({ reply, isDocument }) => send(app, request, response, withFaults(app, reply), isDocument, overTls))
+      .catch((error: unknown) => {
+        if (response.headersSent) return void response.destroy();
+        // Generic on purpose: the exception text and stack stay in the server.
+        const reply = problem(PROBLEMS.serverfout, 'Probeer het later opnieuw.', (request.url ?? '/').split('?')[0] ?? '/');
+        send(app, request, response, withFaults(app, reply, error), false, overTls);
+      });
+  };
+}
+
+/** The plain HTTP listener: a bodiless redirect to the same path over HTTPS, never API content. */
+function redirectToHttps(app: App, httpsOrigin: string): (request: IncomingMessage, response: ServerResponse) => void {
+  if (app.breaks.has('http-serves-api')) return handle(app, false);
+  return (request, response) => {
+    request.resume();
+    // Only path and query are taken from the request, so the redirect cannot point elsewhere.
+    const url = new URL(request.url?.startsWith('/') ? request.url : '/', 'http://localhost');
+    response.writeHead(301, {
+      ...versionHeaders(app),
+      ...securityHeaders(app, false),
+      Location: `${httpsOrigin}${url.pathname}${url.search}`,
+      'Content-Length': '0',
+    });
+    response.end();
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Starting and stopping
+
+function listen(server: Server, port: number, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve((server.address() as AddressInfo).port);
+    });
+  });
+}
+
+function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.close((error) => (error === undefined ? resolve() : reject(error)));
+    server.closeAllConnections();
+  });
+}
+
+/** The host as it appears in a URL: IPv6 in brackets, a wildcard address as localhost. */
+function urlHost(host: string): string {
+  if (host === '0.0.0.0' || host === '::' || host === '') return 'localhost';
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+export async function startReferenceApi(options: ReferenceApiOptions = {}): Promise<ReferenceApi> {
+  const host = options.host ?? '127.0.0.1';
+  const breaks = new Set(options.breaks ?? []);
+  const description = loadDescription();
+  const certificates: CertificateSet = options.tls === undefined ? await certificatesFor(host) : suppliedCertificates(options.tls);
+  const basePath = basePathOf(description);
+  // The base URL is only known after listening; the app is completed then.
+  const app: App = {
+    description,
+    basePath,
+    base: '',
+    store: createStore(),
+    breaks,
+    allowlist: new Set(options.corsAllowlist ?? DEFAULT_ALLOWLIST),
+    validate: createSchemaValidator(description.document),
+    documents: documentsFor(description, breaks),
+  };
+  const https = createHttpsServer(tlsServerOptions(certificates), handle(app, true));
+  const port = await listen(https, options.port ?? 0, host);
+  const origin = `https://${urlHost(host)}:${port}`;
+  app.base = `${origin}${basePath}`;
+  const servers: Server[] = [https];
+  let httpOrigin: string | undefined;
+  if (options.httpPort !== undefined) {
+    const http = createHttpServer(redirectToHttps(app, origin));
+    try {
+      httpOrigin = `http://${urlHost(host)}:${await listen(http, options.httpPort, host)}`;
+    } catch (error) {
+      await closeServer(https);
+      throw error;
+    }
+    servers.push(http);
+  }
+  return {
+    baseUrl: app.base,
+    origin,
+    caPem: certificates.caPem,
+    ...(httpOrigin === undefined ? {} : { httpOrigin }),
+    close: async () => {
+      await Promise.all(servers.map(closeServer));
+    },
+  };
+}
