@@ -7,6 +7,8 @@ const VERDICT_ORDER: Verdict[] = ['pass', 'skip', 'warn', 'fail'];
 export interface Evidence {
   method: string;
   url: string;
+  /** The headers the request carried (credentials are redacted in every output). */
+  requestHeaders: Record<string, string>;
   status?: number;
   /** The response headers that decided the verdict. */
   headers: Record<string, string>;
@@ -49,6 +51,7 @@ export function evidenceOf(exchange: Exchange, decidingHeaders: string[] = [], n
   return {
     method: exchange.method,
     url: exchange.url,
+    requestHeaders: exchange.requestHeaders,
     status: exchange.status,
     headers,
     ...(note === undefined ? {} : { note }),
