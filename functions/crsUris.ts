@@ -3,6 +3,8 @@ import type { JsonPath } from '@stoplight/types';
 import { ruleFunction } from '../lib/rule-function.js';
 import { entries, isObject } from '../lib/json.js';
 import { declaredValues } from '../lib/declared-values.js';
+import { isGeospatial } from '../lib/geo.js';
+import { resolvedDocument } from '../lib/inventory.js';
 import { CONTENT_CRS, CRS_QUERY_PARAMETERS, isCrsUri, isLegacyEpsgValue } from '../lib/crs.js';
 
 /**
@@ -11,8 +13,8 @@ import { CONTENT_CRS, CRS_QUERY_PARAMETERS, isCrsUri, isLegacyEpsgValue } from '
  * are nlgov:deprecated-geo's finding, so each problem is reported once.
  * Given a parameter, or a response's headers map.
  */
-export default ruleFunction<null>({ input: null, options: null }, (target) => {
-  if (!isObject(target)) return [];
+export default ruleFunction<null>({ input: null, options: null }, (target, _options, context) => {
+  if (!isObject(target) || !isGeospatial(resolvedDocument(context))) return [];
   if (typeof target.name === 'string' && typeof target.in === 'string') return parameterFindings(target.name, target.in, target);
   return entries(target)
     .filter(([name]) => name.toLowerCase() === CONTENT_CRS)
@@ -27,7 +29,7 @@ function parameterFindings(name: string, location: string, parameter: Record<str
 
 function valueFindings(name: string, declaration: unknown, base: JsonPath, isContentCrs: boolean): IFunctionResult[] {
   return declaredValues(declaration)
-    .filter(([value]) => typeof value === 'string' && !isCrsUri(value, isContentCrs) && !(isContentCrs && isLegacyEpsgValue(value)))
+    .filter(([value]) => typeof value !== 'string' || (!isCrsUri(value, isContentCrs) && !(isContentCrs && isLegacyEpsgValue(value))))
     .map(([value, path]) => ({
       message: `${name} value is not a CRS URI: ${String(value)}. Use the URI, for example http://www.opengis.net/def/crs/EPSG/0/28992.`,
       path: [...base, ...path],

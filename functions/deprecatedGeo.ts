@@ -2,7 +2,6 @@ import type { IFunctionResult } from '@stoplight/spectral-core';
 import type { JsonPath } from '@stoplight/types';
 import { ruleFunction } from '../lib/rule-function.js';
 import { asObject, entries, isObject, type JsonObject } from '../lib/json.js';
-import { statusClass } from '../lib/openapi.js';
 import { declaredValues } from '../lib/declared-values.js';
 import { declaredProperties } from '../lib/schema-shape.js';
 import { CONTENT_CRS, isLegacyEpsgValue } from '../lib/crs.js';
@@ -41,7 +40,6 @@ function geoSearch(pathKey: string, method: string, operation: JsonObject): IFun
 
 function legacyResponseValues(operation: JsonObject): IFunctionResult[] {
   return entries(operation.responses)
-    .filter(([status]) => statusClass(status) === 2)
     .flatMap(([status, response]) =>
       entries(asObject(response).headers)
         .filter(([name]) => name.toLowerCase() === CONTENT_CRS)

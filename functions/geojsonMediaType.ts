@@ -21,7 +21,8 @@ export default ruleFunction<null>({ input: null, options: null }, (responses, _o
     for (const [name, value] of media) {
       const kind = geoKindOf((value as Record<string, unknown>).schema);
       const isFeature = kind !== undefined && FEATURE_KINDS.has(kind);
-      if (mediaTypeName(name) === GEOJSON_MEDIA_TYPE && !isFeature) {
+      const hasSchema = isObject((value as Record<string, unknown>).schema);
+      if (mediaTypeName(name) === GEOJSON_MEDIA_TYPE && hasSchema && !isFeature) {
         results.push({
           message: `application/geo+json is offered for a body that is not a Feature or FeatureCollection: ${describeKind(kind)}. Offer it as application/json.`,
           path: [status, 'content', name],

@@ -1,7 +1,8 @@
-import type { IFunctionResult } from '@stoplight/spectral-core';
+import type { IFunctionResult, RulesetFunctionContext } from '@stoplight/spectral-core';
+import { resolvedDocument } from '../lib/inventory.js';
 import type { JsonPath } from '@stoplight/types';
 import { ruleFunction } from '../lib/rule-function.js';
-import { asObject, type JsonObject } from '../lib/json.js';
+import { asArray, asObject, isObject, type JsonObject } from '../lib/json.js';
 import { findHeader } from '../lib/openapi.js';
 import { declaredValues } from '../lib/declared-values.js';
 
@@ -31,7 +32,7 @@ export default ruleFunction<SignatureHeaderOptions>(
   },
   (target, options, context) => {
     const inComponents = context.path[0] === 'components';
-    if (Array.isArray(target)) return parameterFindings(target, options);
+    if (Array.isArray(target)) return parameterFindings(target, pathLevelParameters(context), options);
     const found = findHeader(target, options.header);
     if (found === undefined) return [];
     const [name, header] = found;
@@ -40,14 +41,20 @@ export default ruleFunction<SignatureHeaderOptions>(
   },
 );
 
-function parameterFindings(parameters: unknown[], options: SignatureHeaderOptions): IFunctionResult[] {
+/** For an operation's parameters: those of its path item, which apply to it too. */
+function pathLevelParameters(context: RulesetFunctionContext): unknown[] {
+  if (context.path.length < 4 || context.path[0] !== 'paths') return [];
+  return asArray(asObject(asObject(asObject(resolvedDocument(context)).paths)[String(context.path[1])]).parameters);
+}
+
+function parameterFindings(parameters: unknown[], inherited: unknown[], options: SignatureHeaderOptions): IFunctionResult[] {
   const headerParameters = parameters
     .map((parameter, index): [JsonObject, number] => [asObject(parameter), index])
     .filter(([parameter]) => parameter.in === 'header' && typeof parameter.name === 'string');
   const signature = headerParameters.find(([parameter]) => String(parameter.name).toLowerCase() === options.header.toLowerCase());
   if (signature === undefined) return [];
   const [parameter, index] = signature;
-  const hasDigest = headerParameters.some(([candidate]) => String(candidate.name).toLowerCase() === 'digest');
+  const hasDigest = [...parameters, ...inherited].some((candidate) => isObject(candidate) && candidate.in === 'header' && String(candidate.name).toLowerCase() === 'digest');
   const findings = declarationFindings(String(parameter.name), parameter, [index]);
   return options.requireDigest && !hasDigest ? [...findings, missingDigest(String(parameter.name), [index])] : findings;
 }

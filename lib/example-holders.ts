@@ -12,7 +12,7 @@ const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'tr
 /**
  * Every media type, parameter and header of an OpenAPI 3 document, at every path that reaches
  * it in the resolved document: under paths, webhooks (3.1), x-webhooks (how 3.0 descriptions
- * such as GitHub's write webhooks), callbacks and components. A shared component therefore comes
+ * such as GitHub's write webhooks), callbacks, encodings and components. A shared component therefore comes
  * once per use; callers decide what a second visit is worth. Examples under other `x-`
  * extensions are not looked for.
  */
@@ -75,9 +75,17 @@ function addResponse(found: ExampleHolder[], response: unknown, path: JsonPath):
   addContent(found, response, path);
 }
 
+/** Media types, and the headers of their multipart `encoding`s. */
 function addContent(found: ExampleHolder[], owner: unknown, path: JsonPath): void {
   if (!isObject(owner)) return;
   for (const [mediaType, media] of entriesOf(owner.content)) {
-    if (isObject(media)) found.push({ holder: media, path: [...path, 'content', mediaType] });
+    if (!isObject(media)) continue;
+    const mediaPath = [...path, 'content', mediaType];
+    found.push({ holder: media, path: mediaPath });
+    for (const [property, encoding] of entriesOf(media.encoding)) {
+      for (const [name, header] of entriesOf(isObject(encoding) ? encoding.headers : undefined)) {
+        addParameter(found, header, [...mediaPath, 'encoding', property, 'headers', name]);
+      }
+    }
   }
 }

@@ -139,14 +139,20 @@ function openapiVersion(context: RulesetFunctionContext): '3.0' | '3.1+' | 'othe
 
 const engines = new WeakMap<object, Engine | null>();
 
-/** Only OpenAPI 3.0 (draft-4 with nullable) has the fast path; the rest goes as spectral goes. */
+/**
+ * One engine per run (the inventory is new for every run), shared by both rules. Only OpenAPI
+ * 3.0 (draft-4 with nullable) has one; other versions go the way spectral goes.
+ */
 function engineFor(context: RulesetFunctionContext): Engine | undefined {
   const known = engines.get(context.documentInventory);
   if (known !== undefined) return known ?? undefined;
-  const isOas30 = openapiVersion(context) === '3.0';
-  const engine = isOas30 ? { ajv: createAjv(), shared: sharedSchemas(resolvedDocument(context)), registrations: new Map(), roots: new WeakMap(), byBody: new Map() } : null;
+  const engine = openapiVersion(context) === '3.0' ? createEngine(resolvedDocument(context)) : null;
   engines.set(context.documentInventory, engine);
   return engine ?? undefined;
+}
+
+function createEngine(document: unknown): Engine {
+  return { ajv: createAjv(), shared: sharedSchemas(document), registrations: new Map(), roots: new WeakMap(), byBody: new Map() };
 }
 
 /** The class has it, the interface does not; without it nothing is shared, which is only slower. */

@@ -109,8 +109,15 @@ function usesGeoJsonMediaType(document: JsonObject): boolean {
   });
 }
 
+/** bbox and crs (RULES.md), and the CRS headers, current and legacy, which only geospatial APIs use. */
+function isGeoParameter(parameter: JsonObject): boolean {
+  const name = typeof parameter.name === 'string' ? parameter.name : '';
+  if (parameter.in === 'query') return name === 'bbox' || name === 'crs';
+  return parameter.in === 'header' && ['content-crs', 'accept-crs'].includes(name.toLowerCase());
+}
+
 function declaresGeoParameter(document: JsonObject): boolean {
   return operationsOf(document).some(({ pathItem, operation }) =>
-    effectiveParameters(pathItem, operation).some((parameter) => parameter.in === 'query' && (parameter.name === 'bbox' || parameter.name === 'crs')),
+    effectiveParameters(pathItem, operation).some((parameter) => isGeoParameter(parameter)),
   );
 }

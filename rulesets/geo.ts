@@ -5,7 +5,7 @@ import requiredResponseHeader from '../functions/requiredResponseHeader.js';
 import geojsonMediaType from '../functions/geojsonMediaType.js';
 import crsUris from '../functions/crsUris.js';
 import deprecatedGeo from '../functions/deprecatedGeo.js';
-import { OPERATION_PATHS, PARAMETERS_GIVEN, RESPONSES_GIVEN, RESPONSE_HEADERS_GIVEN, rule, type NlgovRule } from './rule.js';
+import { ANY_OPERATION_PATHS, OPERATION_PATHS, PARAMETERS_GIVEN, RESPONSES_GIVEN, RESPONSE_HEADERS_GIVEN, rule, type NlgovRule } from './rule.js';
 
 /** The geospatial module 1.0: silent unless the API carries geospatial data (lib/geo.ts). */
 export const geoRules: Record<string, NlgovRule> = {
@@ -50,13 +50,13 @@ export const geoRules: Record<string, NlgovRule> = {
     },
   }),
   '/geo/bbox-query-parameter': rule('/geo/bbox-query-parameter', {
-    description: 'An OGC API Features items operation (/collections/{collectionId}/items) declares bbox.',
+    description: 'An OGC API Features items operation (/collections/{collectionId}/items, or a named collection) declares bbox.',
     severity: 'warn',
     formats: [oas3],
     given: OPERATION_PATHS,
     then: {
       function: requiredParameter,
-      functionOptions: { name: 'bbox', in: 'query', methods: ['get'], pathPattern: '^/collections/\\{[^/}]+\\}/items$', onlyWhenGeospatial: true, why: 'it lists the features of a collection' },
+      functionOptions: { name: 'bbox', in: 'query', methods: ['get'], pathPattern: '^/collections/[^/]+/items$', onlyWhenGeospatial: true, why: 'it lists the features of a collection' },
     },
   }),
   '/geo/bbox-crs-query-parameter': rule('/geo/bbox-crs-query-parameter', {
@@ -97,7 +97,7 @@ export const geoRules: Record<string, NlgovRule> = {
     description: 'Deprecated geospatial constructs: POST .../_zoek with _geo, Accept-Crs, legacy EPSG values of Content-Crs.',
     severity: 'hint',
     formats: [oas3],
-    given: [...PARAMETERS_GIVEN, OPERATION_PATHS],
+    given: [...PARAMETERS_GIVEN, ANY_OPERATION_PATHS],
     then: { function: deprecatedGeo },
   }),
 };

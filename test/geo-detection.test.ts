@@ -46,3 +46,9 @@ describe('an API is geospatial by each of the signs RULES.md lists', () => {
     expect((await geoFindings(doc)).map((finding) => finding.code)).toEqual(expect.arrayContaining(lacksCrsList));
   });
 });
+
+test('a Content-Crs or Accept-Crs header makes an API geospatial', async () => {
+  const doc = conformantDocument();
+  doc.paths['/monumenten'].get.parameters.push({ name: 'Accept-Crs', in: 'header', schema: { type: 'string' } });
+  expect((await geoFindings(doc)).map((finding) => finding.code)).toContain('/geo/crs-list');
+});

@@ -23,3 +23,9 @@ test('bbox declared, also through an unresolvable OGC $ref named bbox, passes; o
   expect(await findingsOf(CODE, withItems([{ $ref: 'https://schemas.example.invalid/ogcapi-features-1.yaml#/components/parameters/bbox' }]))).toEqual([]);
   expect(await findingsOf(CODE, geospatialDocument())).toEqual([]);
 });
+
+test('a collection named in the path (/collections/monumenten/items) is an items operation too', async () => {
+  const doc = geospatialDocument();
+  doc.paths['/collections/monumenten/items'] = { get: { operationId: 'getMonumentItems', parameters: [{ $ref: '#/components/parameters/Crs' }], responses: doc.paths['/monumenten'].get.responses } };
+  expect(summary(await findingsOf(CODE, doc)).map(([, path]) => path)).toEqual(['paths./collections/monumenten/items.get.parameters']);
+});

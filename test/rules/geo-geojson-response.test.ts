@@ -25,3 +25,9 @@ test('a FeatureCollection as application/geo+json (beside JSON) passes', async (
   doc.paths['/monumenten'].get.responses['200'].content = { 'application/geo+json': { schema: collection }, 'application/json': { schema: collection } };
   expect(await findingsOf(CODE, doc)).toEqual([]);
 });
+
+test('application/geo+json without a schema is not known to be anything else: no finding', async () => {
+  const doc = geospatialDocument();
+  doc.paths['/monumenten'].get.responses['200'].content['application/geo+json'] = {};
+  expect(await findingsOf(CODE, doc)).toEqual([]);
+});

@@ -28,3 +28,11 @@ test('CRS URIs pass, Content-Crs also in angle brackets (OGC API Features part 2
   doc.components.headers.ContentCrs.schema = { type: 'string', enum: ['<http://www.opengis.net/def/crs/EPSG/0/28992>'] };
   expect(await findingsOf(CODE, doc)).toEqual([]);
 });
+
+test('a number is not a CRS URI either', async () => {
+  const doc = geospatialDocument();
+  doc.components.parameters.Crs.schema = { type: 'integer', enum: [28992] };
+  expect(summary(await findingsOf(CODE, doc))).toEqual([
+    ['warn', 'components.parameters.Crs.schema.enum.0', `crs value is not a CRS URI: 28992. ${advice}`],
+  ]);
+});

@@ -24,3 +24,9 @@ test('Accept-Crs, legacy EPSG values of Content-Crs and _zoek with _geo are hint
 test('the current CRS negotiation passes', async () => {
   expect(await findingsOf(CODE, geospatialDocument())).toEqual([]);
 });
+
+test('a legacy Content-Crs on a non-2xx response is a hint too (nlgov:crs-uri leaves it to this rule)', async () => {
+  const doc = geospatialDocument();
+  doc.paths['/monumenten'].get.responses['303'] = { description: 'Elders.', headers: { 'API-Version': { $ref: '#/components/headers/ApiVersion' }, 'Content-Crs': { schema: { type: 'string', example: 'EPSG:4326' } } } };
+  expect(summary(await findingsOf(CODE, doc)).map(([, path]) => path)).toEqual(['paths./monumenten.get.responses.303.headers.Content-Crs.schema.example']);
+});

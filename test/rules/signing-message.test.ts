@@ -28,3 +28,10 @@ test('a signature with Digest beside it passes, in a response and in a request',
   doc.paths['/monumenten'].get.parameters.push({ name: 'Message-Signature', in: 'header', ...signature }, { name: 'Digest', in: 'header', ...digest });
   expect(await findingsOf(CODE, doc)).toEqual([]);
 });
+
+test('a Digest declared on the path item applies to the operation', async () => {
+  const doc = conformantDocument();
+  doc.paths['/monumenten'].parameters = [{ name: 'Digest', in: 'header', ...digest }];
+  doc.paths['/monumenten'].get.parameters.push({ name: 'Message-Signature', in: 'header', ...signature });
+  expect(await findingsOf(CODE, doc)).toEqual([]);
+});
