@@ -2,7 +2,7 @@ import type { IFunctionResult, RulesetFunctionContext } from '@stoplight/spectra
 import { resolvedDocument } from '../lib/inventory.js';
 import type { JsonPath } from '@stoplight/types';
 import { ruleFunction } from '../lib/rule-function.js';
-import { asArray, asObject, isObject, type JsonObject } from '../lib/json.js';
+import { asArray, asObject, isObject, valueAt as valueAtPath, type JsonObject } from '../lib/json.js';
 import { findHeader } from '../lib/openapi.js';
 import { declaredValues } from '../lib/declared-values.js';
 
@@ -61,10 +61,13 @@ function parameterFindings(parameters: unknown[], inherited: unknown[], options:
 
 function declarationFindings(name: string, declaration: JsonObject, base: JsonPath): IFunctionResult[] {
   const results: IFunctionResult[] = [];
-  const schema = asObject(declaration.schema);
+  // A header may be declared with `content` (one media type) instead of `schema`.
+  const [contentEntry] = Object.entries(asObject(declaration.content));
+  const schemaPath = declaration.schema === undefined && contentEntry !== undefined ? ['content', contentEntry[0], 'schema'] : ['schema'];
+  const schema = asObject(declaration.schema ?? asObject(contentEntry?.[1]).schema);
   if (schema.type !== 'string' || schema.format !== FORMAT) {
     const found = `type ${String(schema.type ?? 'none')}, format ${String(schema.format ?? 'none')}`;
-    results.push({ message: `${name} is not declared as a detached JWS: ${found}. Declare schema type string with format ${FORMAT}.`, path: [...base, ...(declaration.schema === undefined ? [] : ['schema'])] });
+    results.push({ message: `${name} is not declared as a detached JWS: ${found}. Declare schema type string with format ${FORMAT}.`, path: [...base, ...(isObject(valueAtPath(declaration, schemaPath)) ? schemaPath : [])] });
   }
   for (const [value, path] of declaredValues(declaration)) {
     if (typeof value === 'string' && DETACHED_JWS.test(value)) continue;

@@ -16,7 +16,9 @@ const KNOWN_SCHEMA_HOSTS = /geojson\.org|opengis\.net|ogcapi-features|opengeospa
 
 export function kindOfReference(reference: string): GeoKind | undefined {
   if (!KNOWN_SCHEMA_HOSTS.test(reference)) return undefined;
-  const name = (reference.split('#')[0] ?? '').split('/').pop()?.toLowerCase() ?? '';
+  // `bundle.yaml#/components/schemas/featureCollectionGeoJSON` is named by its fragment, a schema file by its name.
+  const [file = '', fragment = ''] = reference.split('#');
+  const name = ((fragment !== '' ? fragment : file).split('/').pop() ?? '').toLowerCase();
   if (name.includes('featurecollection')) return 'FeatureCollection';
   if (name.includes('feature')) return 'Feature';
   if (/geometry|point|linestring|polygon/.test(name)) return 'Geometry';
@@ -46,6 +48,11 @@ function typeValues(typeProperty: unknown): string[] {
   return values.filter((value): value is string => typeof value === 'string');
 }
 
+/** GeoJSON `coordinates` and `geometries` are arrays; `{lat, lng}` objects are something else. */
+function isArraySchema(schema: unknown): boolean {
+  return isObject(schema) && (schema.type === 'array' || schema.items !== undefined || typeof schema.$ref === 'string');
+}
+
 /** What GeoJSON object a schema is, judged on this schema alone (not its subschemas). */
 export function geoKindOf(schema: unknown): GeoKind | undefined {
   if (!isObject(schema)) return undefined;
@@ -56,7 +63,7 @@ export function geoKindOf(schema: unknown): GeoKind | undefined {
   if (types.includes('FeatureCollection') || (properties.type !== undefined && properties.features !== undefined)) return 'FeatureCollection';
   if (types.includes('Feature') || (properties.type !== undefined && properties.geometry !== undefined && properties.properties !== undefined)) return 'Feature';
   if (types.some((type) => GEOMETRY_TYPES.includes(type))) return 'Geometry';
-  if (properties.type !== undefined && (properties.coordinates !== undefined || properties.geometries !== undefined)) return 'Geometry';
+  if (properties.type !== undefined && (isArraySchema(properties.coordinates) || isArraySchema(properties.geometries))) return 'Geometry';
   const branches = [...asArray(schema.oneOf), ...asArray(schema.anyOf)];
   if (branches.length > 0) {
     const kinds = new Set(branches.map(geoKindOf));
@@ -83,7 +90,17 @@ export function containsGeometry(schema: unknown): boolean {
 /** Whether a request body or response carries geometry in any of its media types. */
 export function contentCarriesGeometry(holder: unknown): boolean {
   if (!isObject(holder)) return false;
-  return entries(holder.content).some(([name, media]) => mediaTypeName(name) === GEOJSON_MEDIA_TYPE || (isObject(media) && containsGeometry(media.schema)));
+  return entries(holder.content).some(([name, media]) => {
+    const schema = isObject(media) ? media.schema : undefined;
+    if (containsGeometry(schema)) return true;
+    // application/geo+json is GeoJSON unless the schema describes something else (a /crss list).
+    return mediaTypeName(name) === GEOJSON_MEDIA_TYPE && !describesShape(schema);
+  });
+}
+
+function describesShape(schema: unknown): boolean {
+  if (!isObject(schema)) return false;
+  return ['properties', 'items', 'allOf', 'oneOf', 'anyOf'].some((keyword) => schema[keyword] !== undefined);
 }
 
 const geospatialCache = new WeakMap<object, boolean>();

@@ -65,7 +65,9 @@ export function effectiveParameters(pathItem: JsonObject, operation: JsonObject)
   for (const list of [pathItem.parameters, operation.parameters]) {
     if (!Array.isArray(list)) continue;
     for (const parameter of list) {
-      if (isObject(parameter)) byKey.set(`${String(parameter.in)}:${String(parameter.name)}`, parameter);
+      if (!isObject(parameter)) continue;
+      // An unresolved `$ref` has no name yet; keyed by the reference, it cannot hide another.
+      byKey.set(typeof parameter.$ref === 'string' ? parameter.$ref : `${String(parameter.in)}:${String(parameter.name)}`, parameter);
     }
   }
   return [...byKey.values()];

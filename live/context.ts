@@ -1,6 +1,6 @@
 import type { HttpClient, Exchange, RequestSpec } from './http.js';
 import type { CheckResult } from './report.js';
-import { asObject, entries, isObject, type JsonObject } from '../lib/json.js';
+import { asObject, entries, isObject, valueAt, type JsonObject } from '../lib/json.js';
 
 export interface CheckOptions {
   unsafe: boolean;
@@ -67,11 +67,20 @@ export function concreteGetPaths(description: JsonObject | undefined, extra: str
   const found: string[] = [];
   for (const [pathKey, pathItem] of entries(description?.paths)) {
     if (!isObject(pathItem) || !isObject(pathItem.get) || !pathKey.startsWith('/')) continue;
-    const concrete = fillVariables(pathKey, [...parameterList(pathItem.parameters), ...parameterList(pathItem.get.parameters)]);
+    const parameters = [...parameterList(pathItem.parameters), ...parameterList(pathItem.get.parameters)].map((parameter) => followLocalReference(description, parameter));
+    const concrete = fillVariables(pathKey, parameters);
     // The description's `/` is the base URL itself: `https://host/v1`, not `https://host/v1/`.
     if (concrete !== undefined) found.push(concrete === '/' ? '' : concrete);
   }
   return [...new Set([...found, ...extra.map((path) => (path.startsWith('/') ? path : `/${path}`))])].slice(0, MAX_PATHS);
+}
+
+/** Parameters are often shared as `#/components/parameters/...`; the downloaded description is unresolved. */
+function followLocalReference(description: JsonObject | undefined, parameter: JsonObject): JsonObject {
+  if (typeof parameter.$ref !== 'string' || !parameter.$ref.startsWith('#/')) return parameter;
+  const segments = parameter.$ref.slice(2).split('/').map((segment) => decodeURIComponent(segment).replace(/~1/g, '/').replace(/~0/g, '~'));
+  const target = valueAt(description, segments);
+  return isObject(target) ? target : parameter;
 }
 
 function parameterList(value: unknown): JsonObject[] {

@@ -95,3 +95,31 @@ describe('examples/non-conformant-api.yaml', () => {
     ]));
   });
 });
+
+describe('module examples: conformant to the core rules and to their module', () => {
+  const MODULE_EXAMPLES: Array<[string, string]> = [
+    ['geo-ogc-features-api.yaml', 'OGC API Features: Features as application/geo+json, /collections with crs and storageCrs'],
+    ['geo-json-api.yaml', 'plain JSON (HAL) with an embedded GeoJSON geometry and GET /crss, no application/geo+json'],
+    ['signing-api.yaml', 'Payload-Signature and Message-Signature (with Digest) on requests and responses'],
+    ['oauth-api.yaml', 'NL GOV OAuth profile: authorization code flow only, every scope described and required by name'],
+  ];
+
+  test.each(MODULE_EXAMPLES)('examples/%s (%s) has no finding at all', async (file) => {
+    expect(await lintFile(join(EXAMPLES, file))).toEqual([]);
+  });
+
+  // Silence is only worth something if the module looks at the example: one small break each
+  // must give exactly that module's finding (a geospatial API must be recognised as one).
+  test.each([
+    ['geo-ogc-features-api.yaml', "        - $ref: '#/components/parameters/BboxCrs'\n", '', ['/geo/bbox-crs-query-parameter', 'warn', 'paths./collections/{collectionId}/items.get.parameters']],
+    ['geo-json-api.yaml', "        - $ref: '#/components/parameters/BboxCrs'\n", '', ['/geo/bbox-crs-query-parameter', 'warn', 'paths./percelen.get.parameters']],
+    ['signing-api.yaml', "        - $ref: '#/components/parameters/Digest'\n", '', ['/signing/message', 'error', 'components.parameters.MessageSignature']],
+    ['oauth-api.yaml', '            - parkeren:opzeggen\n', '            - parkeren:opzegging\n', ['nlgov:oauth-scopes', 'error', 'paths./parkeervergunningen/{vergunningId}.delete.security.0.bewonerslogin.0']],
+  ] as Array<[string, string, string, [string, string, string]]>)('examples/%s: the module applies (a broken variant gives its finding)', async (file, search, replacement, expected) => {
+    const path = join(EXAMPLES, file);
+    const text = readFileSync(path, 'utf8');
+    const broken = text.replace(search, replacement);
+    expect(broken).not.toEqual(text);
+    expect(triples(await lintFile(path, broken))).toEqual([expected]);
+  });
+});

@@ -52,3 +52,15 @@ test('a Content-Crs or Accept-Crs header makes an API geospatial', async () => {
   doc.paths['/monumenten'].get.parameters.push({ name: 'Accept-Crs', in: 'header', schema: { type: 'string' } });
   expect((await geoFindings(doc)).map((finding) => finding.code)).toContain('/geo/crs-list');
 });
+
+test('{type, coordinates: {lat, lng}} is not GeoJSON: coordinates are an array', async () => {
+  const doc = conformantDocument();
+  doc.components.schemas.Monument.properties.antwoord = { type: 'object', properties: { type: { type: 'string' }, coordinates: { type: 'object', properties: { lat: { type: 'number' }, lng: { type: 'number' } } } } };
+  expect(await geoFindings(doc)).toEqual([]);
+});
+
+test('an unresolvable $ref into the OGC bundle is judged by its fragment, not by the file name', async () => {
+  const doc = conformantDocument();
+  doc.components.schemas.Monument.properties.landing = { $ref: 'https://schemas.example.invalid/ogcapi-features-1.yaml#/components/schemas/landingPage' };
+  expect(await geoFindings(doc)).toEqual([]);
+});

@@ -1,7 +1,7 @@
 import {
-  besluitHref, besluitenVan, besluitResource, deleteMonument, mergePatch, monumentHref, monumentResource, pageLinks, paginate,
-  registerBesluit, registerMonument, replaceMonument, search,
-  type BesluitGegevens, type MonumentGegevens, type Store,
+  besluitHref, besluitenVan, besluitResource, deleteMonument, mergePatch, monumentGegevens, monumentHref, monumentResource, pageLinks,
+  paginate, registerBesluit, registerMonument, replaceMonument, search,
+  type BesluitGegevens, type MonumentGegevens, type MonumentRecord, type Store,
 } from './data.js';
 import { PROBLEMS, problem, type Reply } from './http.js';
 import type { SchemaValidator } from './validation.js';
@@ -49,9 +49,9 @@ function monumentNotFound(context: HandlerContext): Reply {
   return problem(PROBLEMS.nietGevonden, 'Er is geen monument met deze identificatie.', context.instance);
 }
 
-function withMonument(context: HandlerContext, action: (monumentId: string) => Reply): Reply {
-  const monumentId = context.params.monumentId ?? '';
-  return context.store.monumenten.has(monumentId) ? action(monumentId) : monumentNotFound(context);
+function withMonument(context: HandlerContext, action: (monument: MonumentRecord) => Reply): Reply {
+  const monument = context.store.monumenten.get(context.params.monumentId ?? '');
+  return monument === undefined ? monumentNotFound(context) : action(monument);
 }
 
 function pageQuery(pagina: number, paginaGrootte: number, filters: Record<string, string | undefined> = {}): string {
@@ -96,32 +96,28 @@ const registreerMonument: Handler = (context) => {
   return ok(monumentResource(context.store, record, context.base), 201, { Location: monumentHref(context.base, record.monumentId) });
 };
 
-const raadpleegMonument: Handler = (context) => withMonument(context, (monumentId) => {
-  const record = context.store.monumenten.get(monumentId);
-  return record === undefined ? monumentNotFound(context) : ok(monumentResource(context.store, record, context.base));
-});
+const raadpleegMonument: Handler = (context) => withMonument(context, (monument) => ok(monumentResource(context.store, monument, context.base)));
 
-const vervangMonument: Handler = (context) => withMonument(context, (monumentId) => {
+const vervangMonument: Handler = (context) => withMonument(context, ({ monumentId }) => {
   const record = replaceMonument(context.store, monumentId, context.body as MonumentGegevens);
   return ok(monumentResource(context.store, record, context.base));
 });
 
-const wijzigMonument: Handler = (context) => withMonument(context, (monumentId) => {
-  const { monumentId: _id, ...current } = context.store.monumenten.get(monumentId) ?? { monumentId };
-  const merged = mergePatch(current, context.body);
+const wijzigMonument: Handler = (context) => withMonument(context, (monument) => {
+  const merged = mergePatch(monumentGegevens(monument), context.body);
   // The patch alone was valid; the monument it produces must be a complete one too.
   const invalid = context.validate('/components/schemas/MonumentInvoer', merged);
   if (invalid.length > 0) return problem(PROBLEMS.ongeldigVerzoek, 'Na deze wijziging is het monument niet meer volledig.', context.instance, invalid);
-  const record = replaceMonument(context.store, monumentId, merged as MonumentGegevens);
+  const record = replaceMonument(context.store, monument.monumentId, merged as MonumentGegevens);
   return ok(monumentResource(context.store, record, context.base));
 });
 
-const verwijderMonument: Handler = (context) => withMonument(context, (monumentId) => {
+const verwijderMonument: Handler = (context) => withMonument(context, ({ monumentId }) => {
   deleteMonument(context.store, monumentId);
   return { status: 204 };
 });
 
-const raadpleegBeschermingsbesluiten: Handler = (context) => withMonument(context, (monumentId) => {
+const raadpleegBeschermingsbesluiten: Handler = (context) => withMonument(context, ({ monumentId }) => {
   const page = paginate(besluitenVan(context.store, monumentId), numberParameter(context, 'pagina', 1), numberParameter(context, 'paginaGrootte', 20));
   const collection = `${monumentHref(context.base, monumentId)}/beschermingsbesluiten`;
   return ok({
@@ -130,12 +126,12 @@ const raadpleegBeschermingsbesluiten: Handler = (context) => withMonument(contex
   });
 });
 
-const registreerBeschermingsbesluit: Handler = (context) => withMonument(context, (monumentId) => {
+const registreerBeschermingsbesluit: Handler = (context) => withMonument(context, ({ monumentId }) => {
   const record = registerBesluit(context.store, monumentId, context.body as BesluitGegevens);
   return ok(besluitResource(record, context.base), 201, { Location: besluitHref(context.base, record) });
 });
 
-const raadpleegBeschermingsbesluit: Handler = (context) => withMonument(context, (monumentId) => {
+const raadpleegBeschermingsbesluit: Handler = (context) => withMonument(context, ({ monumentId }) => {
   const record = context.store.besluiten.get(context.params.besluitId ?? '');
   if (record === undefined || record.monumentId !== monumentId) {
     return problem(PROBLEMS.nietGevonden, 'Dit monument heeft geen beschermingsbesluit met deze identificatie.', context.instance);

@@ -29,3 +29,12 @@ test('a collection named in the path (/collections/monumenten/items) is an items
   doc.paths['/collections/monumenten/items'] = { get: { operationId: 'getMonumentItems', parameters: [{ $ref: '#/components/parameters/Crs' }], responses: doc.paths['/monumenten'].get.responses } };
   expect(summary(await findingsOf(CODE, doc)).map(([, path]) => path)).toEqual(['paths./collections/monumenten/items.get.parameters']);
 });
+
+test('several unresolvable OGC parameter refs do not hide each other', async () => {
+  const doc = geospatialDocument();
+  const ogc = 'https://schemas.example.invalid/ogcapi-features-1.yaml#/components/parameters/';
+  doc.paths['/collections/{collectionId}/items'] = {
+    get: { operationId: 'getItems', parameters: [{ $ref: `${ogc}collectionId` }, { $ref: `${ogc}bbox` }, { $ref: `${ogc}datetime` }, { $ref: '#/components/parameters/Crs' }], responses: doc.paths['/monumenten'].get.responses },
+  };
+  expect(await findingsOf(CODE, doc)).toEqual([]);
+});

@@ -31,3 +31,10 @@ test('a GET without geometry, and a non-geospatial API, need no crs', async () =
   expect(await findingsOf(CODE, geospatialDocument())).toEqual([]);
   expect(await findingsOf(CODE, conformantDocument())).toEqual([]);
 });
+
+test('a /crss list offered as application/geo+json is no geometry (only /geo/geojson-response speaks of it)', async () => {
+  const doc = geospatialDocument();
+  const content = doc.paths['/crss'].get.responses['200'].content;
+  content['application/geo+json'] = content['application/json'];
+  expect(await findingsOf(CODE, doc)).toEqual([]);
+});

@@ -29,3 +29,11 @@ test('a string of format jws-compact-detached with a detached example passes', a
   doc.paths['/monumenten'].get.responses['200'].headers['Payload-Signature'] = signature;
   expect(await findingsOf(CODE, doc)).toEqual([]);
 });
+
+test('a signature header declared with content instead of schema is judged on that schema', async () => {
+  const doc = conformantDocument();
+  doc.paths['/monumenten'].get.responses['200'].headers['Payload-Signature'] = { content: { 'text/plain': { schema: { type: 'string', format: 'jws-compact-detached' } } } };
+  expect(await findingsOf(CODE, doc)).toEqual([]);
+  doc.paths['/monumenten'].get.responses['200'].headers['Payload-Signature'] = { content: { 'text/plain': { schema: { type: 'string' } } } };
+  expect(summary(await findingsOf(CODE, doc)).map(([, path]) => path)).toEqual(['paths./monumenten.get.responses.200.headers.Payload-Signature.content.text/plain.schema']);
+});

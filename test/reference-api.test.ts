@@ -1,0 +1,805 @@
+import { execFile, spawn } from 'node:child_process';
+import { X509Certificate } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { Agent, request as httpsRequest } from 'node:https';
+import { join } from 'node:path';
+import { connect as tlsConnect, type ConnectionOptions } from 'node:tls';
+import { promisify } from 'node:util';
+import { parse as parseYaml } from 'yaml';
+import { optionsFrom } from '../examples/reference-api/cli-options.js';
+import { loadDescription } from '../examples/reference-api/description.js';
+import { BREAK_SWITCHES, startReferenceApi, type BreakSwitch, type ReferenceApi } from '../examples/reference-api/server.js';
+import { createSchemaValidator } from '../examples/reference-api/validation.js';
+import { lint } from './harness.js';
+
+/**
+ * The reference API that adr-check is tested against, exercised with real HTTPS requests. A
+ * small conformance probe per live check (RULES.md "Live checks") runs against the conformant
+ * server, where every probe passes, and against each fault switch, where exactly the one probe
+ * for the broken rule fails.
+ */
+
+const DIR = join(process.cwd(), 'examples', 'reference-api');
+const DESCRIPTION_FILE = join(DIR, 'openapi.yaml');
+const description = loadDescription(DESCRIPTION_FILE);
+const VERSION = description.version;
+const ALLOWED_ORIGIN = 'https://app.example.nl';
+const FOREIGN_ORIGIN = 'https://evil.example.com';
+
+interface Answer {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+interface Call {
+  method?: string;
+  headers?: Record<string, string>;
+  body?: string;
+}
+
+function collect(resolve: (answer: Answer) => void, reject: (error: Error) => void) {
+  return (response: import('node:http').IncomingMessage): void => {
+    const chunks: Buffer[] = [];
+    response.on('data', (chunk: Buffer) => chunks.push(chunk));
+    response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks).toString('utf8') }));
+    response.on('error', reject);
+  };
+}
+
+// One keep-alive agent per server: a TLS handshake with an RSA 3072 key costs more than the
+// request, and server and client share this process's one thread.
+const agents = new Map<string, Agent>();
+
+function agentFor(api: ReferenceApi): Agent {
+  let agent = agents.get(api.origin);
+  if (agent === undefined) {
+    agent = new Agent({ keepAlive: true, ca: api.caPem, maxSockets: 8 });
+    agents.set(api.origin, agent);
+  }
+  return agent;
+}
+
+async function stop(api: ReferenceApi): Promise<void> {
+  agents.get(api.origin)?.destroy();
+  agents.delete(api.origin);
+  await api.close();
+}
+
+/** An HTTPS request to an absolute URL; node:https, since fetch cannot send TRACE. */
+function call(api: ReferenceApi, url: string, { method = 'GET', headers = {}, body }: Call = {}): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const outgoing = httpsRequest(url, { method, headers, agent: agentFor(api) }, collect(resolve, reject));
+    outgoing.on('error', reject);
+    outgoing.end(body);
+  });
+}
+
+/** A request below the base URL: `api('')` is the landing resource. */
+function apiCall(api: ReferenceApi, path: string, options?: Call): Promise<Answer> {
+  return call(api, `${api.baseUrl}${path}`, options);
+}
+
+function plainCall(url: string): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const outgoing = httpRequest(url, { agent: false }, collect(resolve, reject));
+    outgoing.on('error', reject);
+    outgoing.end();
+  });
+}
+
+function json(answer: Answer): Record<string, unknown> {
+  return JSON.parse(answer.body) as Record<string, unknown>;
+}
+
+function mediaType(answer: Answer): string | undefined {
+  return answer.headers['content-type']?.split(';')[0]?.trim();
+}
+
+const postJson = (body: unknown, type = 'application/json'): Call => ({ method: 'POST', headers: { 'Content-Type': type }, body: JSON.stringify(body) });
+
+// The concrete GET paths a checker derives from the description, with the example ids filled in.
+const EXAMPLE_IDS: Record<string, string> = { monumentId: 'GM-0123', besluitId: 'BB-0042' };
+const GET_PATHS = description.routes
+  .filter((route) => route.operations.has('GET'))
+  .map((route) => (route.template === '/' ? '' : route.template.replace(/\{(\w+)\}/g, (_, name: string) => EXAMPLE_IDS[name] ?? name)));
+
+// ---------------------------------------------------------------------------------------------
+// Probes: one per live check, each returning what it found wrong.
+
+type Probe = (api: ReferenceApi) => Promise<string[]>;
+
+function expectThat(problems: string[], ok: boolean, message: string): void {
+  if (!ok) problems.push(message);
+}
+
+const versionHeader: Probe = async (api) => {
+  const problems: string[] = [];
+  const answers: Array<[string, Answer]> = [
+    ['GET /', await apiCall(api, '')],
+    ['GET /monumenten', await apiCall(api, '/monumenten')],
+    ['HEAD /monumenten', await apiCall(api, '/monumenten', { method: 'HEAD' })],
+    ['GET /openapi.json', await apiCall(api, '/openapi.json')],
+    ['GET /openapi.yaml', await apiCall(api, '/openapi.yaml')],
+    ['POST /_search', await apiCall(api, '/_search', postJson({ zoekterm: 'waag' }))],
+    ['404', await apiCall(api, '/bestaat-niet')],
+    ['405', await apiCall(api, '/monumenten', { method: 'TRACE' })],
+    ['406', await apiCall(api, '/monumenten', { headers: { Accept: 'text/html' } })],
+    ['OPTIONS', await apiCall(api, '/monumenten', { method: 'OPTIONS' })],
+  ];
+  for (const [what, answer] of answers) expectThat(problems, answer.headers['api-version'] === VERSION, `${what}: API-Version ${String(answer.headers['api-version'])}`);
+  return problems;
+};
+
+const noTrailingSlash: Probe = async (api) => {
+  const problems: string[] = [];
+  for (const path of GET_PATHS) {
+    const answer = await apiCall(api, `${path}/`);
+    expectThat(problems, answer.status === 404 && answer.headers.location === undefined, `${path}/: ${answer.status}`);
+  }
+  return problems;
+};
+
+// "Works": the method is recognised; 401/403 only mean credentials are wanted.
+const works = (status: number): boolean => (status >= 200 && status < 300) || status === 401 || status === 403;
+
+function allowOf(answer: Answer): string[] {
+  return (answer.headers.allow ?? '').split(',').map((method) => method.trim()).filter(Boolean).sort();
+}
+
+const httpMethods: Probe = async (api) => {
+  const problems: string[] = [];
+  for (const path of GET_PATHS) {
+    const get = await apiCall(api, path);
+    const head = await apiCall(api, path, { method: 'HEAD' });
+    expectThat(problems, works(get.status), `GET ${path}: ${get.status}`);
+    expectThat(problems, works(head.status) && head.body === '', `HEAD ${path}: ${head.status}`);
+  }
+  const undeclared: Array<[string, string, string[]]> = [
+    ['TRACE', '/monumenten', ['GET', 'HEAD', 'OPTIONS', 'POST']],
+    ['PATCH', '/monumenten', ['GET', 'HEAD', 'OPTIONS', 'POST']],
+    ['DELETE', '/openapi.json', ['GET', 'HEAD', 'OPTIONS']],
+    ['GET', '/_search', ['OPTIONS', 'POST']],
+  ];
+  for (const [method, path, allow] of undeclared) {
+    const answer = await apiCall(api, path, { method });
+    expectThat(problems, answer.status === 405, `${method} ${path}: ${answer.status}`);
+    expectThat(problems, JSON.stringify(allowOf(answer)) === JSON.stringify(allow), `${method} ${path}: Allow ${String(answer.headers.allow)}`);
+  }
+  const options = await apiCall(api, '/monumenten', { method: 'OPTIONS' });
+  expectThat(problems, works(options.status) && allowOf(options).includes('GET'), `OPTIONS /monumenten: ${options.status}`);
+  return problems;
+};
+
+function parsesAs(answer: Answer): boolean {
+  const type = mediaType(answer);
+  if (answer.body === '') return true;
+  try {
+    if (type === 'application/json' || type === 'application/problem+json' || type === 'application/hal+json') return JSON.parse(answer.body) !== undefined;
+    if (type === 'application/yaml') return parseYaml(answer.body) !== undefined;
+    return type === 'text/plain';
+  } catch {
+    return false;
+  }
+}
+
+const securityHeaders: Probe = async (api) => {
+  const problems: string[] = [];
+  const answers: Array<[string, Answer]> = [
+    ['GET /', await apiCall(api, '')],
+    ['GET /monumenten', await apiCall(api, '/monumenten')],
+    ['GET /monumenten/GM-0123', await apiCall(api, '/monumenten/GM-0123')],
+    ['GET /openapi.json', await apiCall(api, '/openapi.json')],
+    ['GET /openapi.yaml', await apiCall(api, '/openapi.yaml')],
+    ['HEAD /monumenten', await apiCall(api, '/monumenten', { method: 'HEAD' })],
+    ['404', await apiCall(api, '/bestaat-niet')],
+    ['405', await apiCall(api, '/monumenten', { method: 'TRACE' })],
+    ['OPTIONS', await apiCall(api, '/monumenten', { method: 'OPTIONS', headers: { Origin: ALLOWED_ORIGIN, 'Access-Control-Request-Method': 'POST' } })],
+  ];
+  for (const [what, answer] of answers) {
+    const header = (name: string): string => String(answer.headers[name]);
+    const hstsMaxAge = Number(/^max-age=(\d+)/.exec(header('strict-transport-security'))?.[1] ?? 0);
+    expectThat(problems, header('cache-control') === 'no-store', `${what}: Cache-Control ${header('cache-control')}`);
+    expectThat(problems, header('content-security-policy').includes("frame-ancestors 'none'"), `${what}: CSP ${header('content-security-policy')}`);
+    expectThat(problems, hstsMaxAge >= 31536000, `${what}: HSTS ${header('strict-transport-security')}`);
+    expectThat(problems, header('x-content-type-options') === 'nosniff', `${what}: X-Content-Type-Options ${header('x-content-type-options')}`);
+    expectThat(problems, header('x-frame-options') === 'DENY', `${what}: X-Frame-Options ${header('x-frame-options')}`);
+    expectThat(problems, answer.body === '' || (answer.headers['content-type'] !== undefined && parsesAs(answer)), `${what}: Content-Type ${header('content-type')}`);
+  }
+  return problems;
+};
+
+const cors: Probe = async (api) => {
+  const problems: string[] = [];
+  const allowed = await apiCall(api, '/monumenten', { headers: { Origin: ALLOWED_ORIGIN } });
+  expectThat(problems, allowed.headers['access-control-allow-origin'] === ALLOWED_ORIGIN, `allowed origin: ACAO ${String(allowed.headers['access-control-allow-origin'])}`);
+  expectThat(problems, /\borigin\b/i.test(String(allowed.headers.vary)), `allowed origin: Vary ${String(allowed.headers.vary)}`);
+  const foreign = await apiCall(api, '/monumenten', { headers: { Origin: FOREIGN_ORIGIN } });
+  expectThat(problems, foreign.headers['access-control-allow-origin'] === undefined, `foreign origin: ACAO ${String(foreign.headers['access-control-allow-origin'])}`);
+  const none = await apiCall(api, '/monumenten');
+  expectThat(problems, none.headers['access-control-allow-origin'] === undefined, `no origin: ACAO ${String(none.headers['access-control-allow-origin'])}`);
+  const documentation = await apiCall(api, '/openapi.json', { headers: { Origin: FOREIGN_ORIGIN } });
+  expectThat(problems, documentation.headers['access-control-allow-origin'] === '*', `/openapi.json: ACAO ${String(documentation.headers['access-control-allow-origin'])}`);
+  const preflight = await apiCall(api, '/monumenten', { method: 'OPTIONS', headers: { Origin: ALLOWED_ORIGIN, 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'content-type' } });
+  expectThat(problems, works(preflight.status) && preflight.headers['access-control-allow-origin'] === ALLOWED_ORIGIN, `preflight: ${preflight.status} ACAO ${String(preflight.headers['access-control-allow-origin'])}`);
+  expectThat(problems, /\bPOST\b/.test(String(preflight.headers['access-control-allow-methods'])), `preflight: methods ${String(preflight.headers['access-control-allow-methods'])}`);
+  expectThat(problems, /content-type/i.test(String(preflight.headers['access-control-allow-headers'])), `preflight: headers ${String(preflight.headers['access-control-allow-headers'])}`);
+  const foreignPreflight = await apiCall(api, '/monumenten', { method: 'OPTIONS', headers: { Origin: FOREIGN_ORIGIN, 'Access-Control-Request-Method': 'POST' } });
+  expectThat(problems, foreignPreflight.headers['access-control-allow-origin'] === undefined, `foreign preflight: ACAO ${String(foreignPreflight.headers['access-control-allow-origin'])}`);
+  return problems;
+};
+
+const STACK_TRACE = /\n\s+at |node_modules|\.[cm]?[jt]s:\d+|\bError:/;
+
+function isProblem(answer: Answer, status: number): boolean {
+  if (answer.status !== status || mediaType(answer) !== 'application/problem+json' || STACK_TRACE.test(answer.body)) return false;
+  const body = json(answer);
+  return typeof body.type === 'string' && typeof body.title === 'string' && body.status === status && typeof body.detail === 'string';
+}
+
+const httpResponseCode: Probe = async (api) => {
+  const problems: string[] = [];
+  for (const path of ['/bestaat-niet', '/monumenten/GM-9999']) {
+    const answer = await apiCall(api, path);
+    expectThat(problems, isProblem(answer, 404), `${path}: ${answer.status} ${String(answer.headers['content-type'])}`);
+  }
+  const outside = await call(api, `${api.origin}/bestaat-niet`);
+  expectThat(problems, isProblem(outside, 404), `outside the base path: ${outside.status}`);
+  for (const accept of ['text/html', 'application/xml']) {
+    const answer = await apiCall(api, '/monumenten', { headers: { Accept: accept } });
+    expectThat(problems, isProblem(answer, 406), `Accept ${accept}: ${answer.status} ${String(answer.headers['content-type'])}`);
+    expectThat(problems, !String(answer.headers['content-type']).includes(accept), `Accept ${accept} copied into Content-Type`);
+  }
+  return problems;
+};
+
+function unresolvedRefs(node: unknown, root: unknown): string[] {
+  if (Array.isArray(node)) return node.flatMap((item) => unresolvedRefs(item, root));
+  if (typeof node !== 'object' || node === null) return [];
+  return Object.entries(node).flatMap(([key, value]) => {
+    if (key !== '$ref' || typeof value !== 'string') return unresolvedRefs(value, root);
+    const target = value.replace(/^#\//, '').split('/').reduce<unknown>((at, part) => (typeof at === 'object' && at !== null ? (at as Record<string, unknown>)[part.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined), root);
+    return target === undefined ? [value] : [];
+  });
+}
+
+const publishOpenapi: Probe = async (api) => {
+  const problems: string[] = [];
+  const answer = await apiCall(api, '/openapi.json');
+  expectThat(problems, answer.status === 200 && mediaType(answer) === 'application/json', `/openapi.json: ${answer.status} ${String(answer.headers['content-type'])}`);
+  expectThat(problems, answer.headers['access-control-allow-origin'] === '*', `/openapi.json: ACAO ${String(answer.headers['access-control-allow-origin'])}`);
+  if (answer.status !== 200) return problems;
+  const document = json(answer);
+  expectThat(problems, /^3\.0\.\d+$/.test(String(document.openapi)), `openapi ${String(document.openapi)}`);
+  expectThat(problems, unresolvedRefs(document, document).length === 0, 'unresolved $refs');
+  const yaml = await apiCall(api, '/openapi.yaml');
+  expectThat(problems, yaml.status === 200 && mediaType(yaml) === 'application/yaml', `/openapi.yaml: ${yaml.status}`);
+  expectThat(problems, JSON.stringify(parseYaml(yaml.body)) === JSON.stringify(document), '/openapi.yaml differs from /openapi.json');
+  return problems;
+};
+
+function handshake(api: ReferenceApi, options: ConnectionOptions): Promise<string> {
+  const { hostname, port } = new URL(api.origin);
+  return new Promise((resolve, reject) => {
+    const socket = tlsConnect({ host: hostname, port: Number(port), ca: api.caPem, ...options }, () => {
+      const protocol = socket.getProtocol() ?? '';
+      socket.end();
+      resolve(protocol);
+    });
+    socket.on('error', reject);
+  });
+}
+
+const transportTls: Probe = async (api) => {
+  const problems: string[] = [];
+  const refused = (options: ConnectionOptions): Promise<boolean> => handshake(api, options).then(() => false, () => true);
+  expectThat(problems, await refused({ minVersion: 'TLSv1', maxVersion: 'TLSv1.1', ciphers: 'DEFAULT@SECLEVEL=0' }), 'TLS 1.1 accepted');
+  expectThat(problems, await refused({ maxVersion: 'TLSv1.2', ciphers: 'ECDHE-RSA-AES128-SHA:AES128-GCM-SHA256' }), 'CBC-SHA or RSA key exchange accepted');
+  if (api.httpOrigin === undefined) return [...problems, 'no plain HTTP listener to probe'];
+  for (const path of ['/v1/monumenten', '/v1/openapi.json']) {
+    const answer = await plainCall(`${api.httpOrigin}${path}`);
+    const apiContent = answer.body.trim().startsWith('{') || /json|yaml/.test(String(answer.headers['content-type']));
+    expectThat(problems, answer.status >= 300 && answer.status < 400 && !apiContent, `plain HTTP ${path}: ${answer.status} ${String(answer.headers['content-type'])}`);
+    expectThat(problems, String(answer.headers.location).startsWith(`${api.origin}/`), `plain HTTP ${path}: Location ${String(answer.headers.location)}`);
+  }
+  return problems;
+};
+
+const PROBES: Record<string, Probe> = {
+  '/core/version-header': versionHeader,
+  '/core/no-trailing-slash': noTrailingSlash,
+  '/core/http-methods': httpMethods,
+  '/core/transport/security-headers': securityHeaders,
+  '/core/transport/cors': cors,
+  '/core/http-response-code': httpResponseCode,
+  '/core/publish-openapi': publishOpenapi,
+  '/core/transport/tls': transportTls,
+};
+
+// The probes only read (search is a POST, but a safe one), so they can run side by side.
+async function failingChecks(api: ReferenceApi): Promise<Record<string, string[]>> {
+  const results = await Promise.all(Object.entries(PROBES).map(async ([code, probe]) => [code, await probe(api)] as const));
+  return Object.fromEntries(results.filter(([, problems]) => problems.length > 0));
+}
+
+// ---------------------------------------------------------------------------------------------
+
+describe('the conformant reference API', () => {
+  let api: ReferenceApi;
+
+  beforeAll(async () => {
+    api = await startReferenceApi({ httpPort: 0 });
+  }, 60000);
+
+  afterAll(async () => {
+    await stop(api);
+  });
+
+  test('listens on loopback with an https base URL that ends in /v1', () => {
+    expect(api.baseUrl).toMatch(/^https:\/\/127\.0\.0\.1:\d+\/v1$/);
+    expect(api.origin).toBe(api.baseUrl.replace(/\/v1$/, ''));
+    expect(api.httpOrigin).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+  });
+
+  test('passes every live-check probe', async () => {
+    expect(await failingChecks(api)).toEqual({});
+  });
+
+  describe('TLS', () => {
+    test('speaks TLS 1.3 and TLS 1.2 with a Sufficient suite', async () => {
+      expect(await handshake(api, {})).toBe('TLSv1.3');
+      expect(await handshake(api, { maxVersion: 'TLSv1.2' })).toBe('TLSv1.2');
+    });
+
+    test('serves an RSA 3072 leaf, signed with SHA-256 by the CA it hands out, naming the loopback hosts', async () => {
+      const { hostname, port } = new URL(api.origin);
+      const peer = await new Promise<X509Certificate>((resolve, reject) => {
+        const socket = tlsConnect({ host: hostname, port: Number(port), ca: api.caPem }, () => {
+          const certificate = socket.getPeerX509Certificate();
+          socket.end();
+          if (certificate === undefined) reject(new Error('no certificate'));
+          else resolve(certificate);
+        });
+        socket.on('error', reject);
+      });
+      const root = new X509Certificate(api.caPem);
+      expect(peer.checkIssued(root)).toBe(true);
+      expect(peer.publicKey.asymmetricKeyDetails?.modulusLength).toBe(3072);
+      expect(peer.subjectAltName).toBe('DNS:localhost, IP Address:127.0.0.1, IP Address:0:0:0:0:0:0:0:1');
+      expect(peer.ca).toBe(false);
+    });
+  });
+
+  describe('documentation endpoints', () => {
+    test('/openapi.yaml is the description file verbatim, /openapi.json the same content as JSON', async () => {
+      const yaml = await apiCall(api, '/openapi.yaml');
+      const jsonDocument = await apiCall(api, '/openapi.json');
+      expect(yaml.body).toBe(readFileSync(DESCRIPTION_FILE, 'utf8'));
+      expect(json(jsonDocument)).toEqual(parseYaml(yaml.body));
+      expect(yaml.headers['access-control-allow-origin']).toBe('*');
+      expect(yaml.headers['content-type']).toBe('application/yaml');
+    });
+
+    test('the description lints with no error or warn finding', async () => {
+      const findings = await lint(readFileSync(DESCRIPTION_FILE, 'utf8'), DESCRIPTION_FILE);
+      expect(findings.filter((finding) => finding.severity === 'error' || finding.severity === 'warn')).toEqual([]);
+    });
+
+    test('/openapi.json needs no credentials but accepts them', async () => {
+      expect((await apiCall(api, '/openapi.json', { headers: { Authorization: 'Bearer abc' } })).status).toBe(200);
+    });
+  });
+
+  describe('responses match the schemas of the description', () => {
+    const validate = createSchemaValidator(description.document);
+    const schemaOf = (path: string, method: string, status: string, type = 'application/json'): string => {
+      const response = ((description.document.paths as Record<string, Record<string, { responses: Record<string, { $ref?: string }> }>>)[path]?.[method]?.responses[status]);
+      const base = response?.$ref === undefined ? `/paths/${path.replace(/\//g, '~1')}/${method}/responses/${status}` : response.$ref.slice(1);
+      return `${base}/content/${type.replace(/\//g, '~1')}/schema`;
+    };
+
+    test.each(description.routes.filter((route) => route.operations.has('GET') && route.template !== '/openapi.yaml').map((route) => route.template))('GET %s', async (template) => {
+      const path = template === '/' ? '' : template.replace(/\{(\w+)\}/g, (_, name: string) => EXAMPLE_IDS[name] ?? name);
+      const answer = await apiCall(api, path);
+      expect(answer.status).toBe(200);
+      expect(answer.headers['content-type']).toBe('application/json');
+      expect(validate(schemaOf(template, 'get', '200'), json(answer))).toEqual([]);
+    });
+
+    test('problems are Probleem objects', async () => {
+      const answer = await apiCall(api, '/monumenten/GM-9999');
+      expect(validate('/components/schemas/Probleem', json(answer))).toEqual([]);
+      expect(json(answer)).toEqual({
+        type: 'https://developer.example-gemeente.nl/problemen/niet-gevonden',
+        title: 'De resource bestaat niet.',
+        status: 404,
+        detail: 'Er is geen monument met deze identificatie.',
+        instance: '/v1/monumenten/GM-9999',
+      });
+    });
+
+    test('search results are Zoekresultaat objects', async () => {
+      const answer = await apiCall(api, '/_search', postJson({ zoekterm: 'aanwijzing' }));
+      expect(validate(schemaOf('/_search', 'post', '200'), json(answer))).toEqual([]);
+    });
+  });
+
+  describe('the landing resource and paging', () => {
+    test('the landing resource is the base URL itself and links to the collections', async () => {
+      const answer = await apiCall(api, '');
+      expect(json(answer)).toMatchObject({
+        naam: 'Monumentenregister',
+        _links: {
+          self: { href: api.baseUrl },
+          monumenten: { href: `${api.baseUrl}/monumenten` },
+          zoeken: { href: `${api.baseUrl}/_search` },
+          openapi: { href: `${api.baseUrl}/openapi.json` },
+        },
+      });
+    });
+
+    test('25 monuments in pages of pagina and paginaGrootte, with first, prev, next and last links', async () => {
+      const first = json(await apiCall(api, '/monumenten?paginaGrootte=10'));
+      const third = json(await apiCall(api, '/monumenten?pagina=3&paginaGrootte=10'));
+      const href = (pagina: number): { href: string } => ({ href: `${api.baseUrl}/monumenten?pagina=${pagina}&paginaGrootte=10` });
+      expect(first._links).toEqual({ self: href(1), first: href(1), next: href(2), last: href(3) });
+      expect(third._links).toEqual({ self: href(3), first: href(1), prev: href(2), last: href(3) });
+      expect((third._embedded as { monumenten: unknown[] }).monumenten).toHaveLength(5);
+      const all = json(await apiCall(api, '/monumenten?paginaGrootte=100'));
+      expect((all._embedded as { monumenten: Array<{ monumentId: string }> }).monumenten.map((m) => m.monumentId)).toHaveLength(25);
+    });
+
+    test('filters on monumentType and wijk, and keeps them in the links', async () => {
+      const answer = json(await apiCall(api, '/monumenten?monumentType=groenobject&wijk=oosterpark'));
+      const monumenten = (answer._embedded as { monumenten: Array<{ naam: string }> }).monumenten;
+      expect(monumenten.map((m) => m.naam)).toEqual(['Stadspark', 'Lanen van Huize Berkenrode']);
+      expect((answer._links as { self: { href: string } }).self.href).toBe(`${api.baseUrl}/monumenten?monumentType=groenobject&wijk=oosterpark&pagina=1&paginaGrootte=20`);
+    });
+
+    test.each([
+      ['paginaGrootte=500', 'paginaGrootte', 'moet ten hoogste 100 zijn'],
+      ['pagina=0', 'pagina', 'moet minstens 1 zijn'],
+      ['pagina=abc', 'pagina', 'moet van het type integer zijn'],
+      ['pagina=1&pagina=2', 'pagina', 'mag maar één keer voorkomen'],
+      ['monumentType=kasteel', 'monumentType', 'moet een van deze waarden zijn: bouwwerk, object, groenobject, archeologisch'],
+    ])('?%s gives 400 naming the parameter', async (query, name, reason) => {
+      const answer = await apiCall(api, `/monumenten?${query}`);
+      expect(isProblem(answer, 400)).toBe(true);
+      expect(json(answer).invalidParams).toEqual([{ name, reason }]);
+    });
+
+    test('unknown query parameters are ignored', async () => {
+      expect((await apiCall(api, '/monumenten?onbekend=1')).status).toBe(200);
+    });
+  });
+
+  describe('members and the nested child collection', () => {
+    test('a monument carries its status and date of designation, derived from its decisions', async () => {
+      expect(json(await apiCall(api, '/monumenten/GM-0123'))).toMatchObject({ monumentId: 'GM-0123', naam: 'Oude Waag', status: 'beschermd', datumAanwijzing: '1998-06-12' });
+      expect(json(await apiCall(api, '/monumenten/GM-0115'))).toMatchObject({ status: 'ingetrokken' });
+      expect(json(await apiCall(api, '/monumenten/GM-0125'))).toMatchObject({ status: 'voorbescherming' });
+      expect(json(await apiCall(api, '/monumenten/GM-0125')).datumAanwijzing).toBeUndefined();
+    });
+
+    test('the decisions of a monument come newest first; a decision of another monument is not found', async () => {
+      const answer = json(await apiCall(api, '/monumenten/GM-0123/beschermingsbesluiten'));
+      expect((answer._embedded as { beschermingsbesluiten: Array<{ besluitId: string }> }).beschermingsbesluiten.map((b) => b.besluitId)).toEqual(['BB-0042', 'BB-0041']);
+      expect((await apiCall(api, '/monumenten/GM-0101/beschermingsbesluiten/BB-0042')).status).toBe(404);
+      expect((await apiCall(api, '/monumenten/GM-9999/beschermingsbesluiten')).status).toBe(404);
+    });
+
+    test('HEAD gives the headers of GET and no body', async () => {
+      const get = await apiCall(api, '/monumenten/GM-0123');
+      const head = await apiCall(api, '/monumenten/GM-0123', { method: 'HEAD' });
+      expect(head.status).toBe(200);
+      expect(head.body).toBe('');
+      expect(head.headers['content-length']).toBe(get.headers['content-length']);
+      expect(head.headers['content-type']).toBe('application/json');
+    });
+
+    test('a plain OPTIONS answers 204 with Allow', async () => {
+      const answer = await apiCall(api, '/monumenten/GM-0123', { method: 'OPTIONS' });
+      expect(answer.status).toBe(204);
+      expect(answer.headers.allow).toBe('GET, PUT, PATCH, DELETE, HEAD, OPTIONS');
+    });
+  });
+
+  describe('global search', () => {
+    test('returns the global search result shape, monuments first, each with type and self link', async () => {
+      const first = await apiCall(api, '/_search?paginaGrootte=1', postJson({ zoekterm: 'MOLEN' }));
+      const second = await apiCall(api, '/_search?paginaGrootte=1&pagina=2', postJson({ zoekterm: 'MOLEN' }));
+      expect(first.status).toBe(200);
+      expect(json(first)).toEqual({
+        currentPage: 1,
+        nextPage: 2,
+        pageSize: 1,
+        _embedded: { items: [{ type: 'monument', naam: 'Molen De Hoop', _links: { self: { href: `${api.baseUrl}/monumenten/GM-0103` } } }] },
+      });
+      expect(json(second)).toEqual({
+        currentPage: 2,
+        pageSize: 1,
+        _embedded: { items: [{ type: 'beschermingsbesluit', naam: '1997-ERF-0003', _links: { self: { href: `${api.baseUrl}/monumenten/GM-0103/beschermingsbesluiten/BB-0003` } } }] },
+      });
+    });
+
+    test('typen limits the collections; the last page has no nextPage; every link resolves', async () => {
+      const answer = json(await apiCall(api, '/_search', postJson({ zoekterm: 'binnenstad', typen: ['monument'] })));
+      const items = (answer._embedded as { items: Array<{ type: string; _links: { self: { href: string } } }> }).items;
+      expect(answer.nextPage).toBeUndefined();
+      expect(items.length).toBeGreaterThan(3);
+      expect(new Set(items.map((item) => item.type))).toEqual(new Set(['monument']));
+      for (const item of items) expect((await call(api, item._links.self.href)).status).toBe(200);
+    });
+
+    test('a wrong content type gives 415, bad JSON or a short term 400', async () => {
+      expect(isProblem(await apiCall(api, '/_search', postJson({ zoekterm: 'waag' }, 'text/plain')), 415)).toBe(true);
+      expect(isProblem(await apiCall(api, '/_search', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"zoekterm":' }), 400)).toBe(true);
+      const short = await apiCall(api, '/_search', postJson({ zoekterm: 'w' }));
+      expect(json(short).invalidParams).toEqual([{ name: 'zoekterm', reason: 'moet minstens 2 teken(s) lang zijn' }]);
+    });
+
+    test('a body over 1 MiB gives 413', async () => {
+      const answer = await apiCall(api, '/_search', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ zoekterm: 'x'.repeat(1024 * 1024) }) });
+      expect(isProblem(answer, 413)).toBe(true);
+    });
+  });
+
+  describe('writing, in memory', () => {
+    const nieuw = {
+      naam: 'Kiosk',
+      monumentType: 'object',
+      bouwjaar: 1910,
+      adres: { straatnaam: 'Parkweg', huisnummer: 1, woonplaats: 'Voorbeeldstad' },
+      wijk: 'Oosterpark',
+      geheim: 'wordt niet bewaard',
+    };
+
+    test('POST creates with 201 and Location, PUT replaces, PATCH merges, DELETE removes', async () => {
+      const created = await apiCall(api, '/monumenten', postJson(nieuw));
+      expect(created.status).toBe(201);
+      const location = String(created.headers.location);
+      expect(location).toMatch(new RegExp(`^${api.baseUrl}/monumenten/GM-\\d{4}$`));
+      expect(json(created)).toMatchObject({ naam: 'Kiosk', status: 'voorbescherming', _links: { self: { href: location } } });
+      expect(json(created).geheim).toBeUndefined();
+      expect(json(await call(api, location))).toEqual(json(created));
+
+      const { geheim: _geheim, ...vervangen } = { ...nieuw, naam: 'Muziekkiosk' };
+      const replaced = await call(api, location, { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(vervangen) });
+      expect(json(replaced)).toMatchObject({ naam: 'Muziekkiosk' });
+
+      const patched = await call(api, location, { method: 'PATCH', headers: { 'Content-Type': 'application/merge-patch+json' }, body: JSON.stringify({ omschrijving: 'Gietijzeren muziekkiosk.', bouwjaar: 1912 }) });
+      expect(patched.status).toBe(200);
+      expect(json(patched)).toMatchObject({ naam: 'Muziekkiosk', omschrijving: 'Gietijzeren muziekkiosk.', bouwjaar: 1912, adres: { straatnaam: 'Parkweg', huisnummer: 1, woonplaats: 'Voorbeeldstad' } });
+
+      const besluit = await call(api, `${location}/beschermingsbesluiten`, postJson({ besluitnummer: '2026-ERF-0100', soortBesluit: 'aanwijzing', datumBesluit: '2026-01-06' }));
+      expect(besluit.status).toBe(201);
+      expect((await call(api, String(besluit.headers.location))).status).toBe(200);
+      expect(json(await call(api, location))).toMatchObject({ status: 'beschermd', datumAanwijzing: '2026-01-06' });
+
+      const deleted = await call(api, location, { method: 'DELETE' });
+      expect(deleted.status).toBe(204);
+      expect(deleted.body).toBe('');
+      expect((await call(api, location)).status).toBe(404);
+      expect((await call(api, String(besluit.headers.location))).status).toBe(404);
+    });
+
+    test('invalid writes are refused without changing anything', async () => {
+      const missing = await apiCall(api, '/monumenten', postJson({ naam: 'Zonder adres', monumentType: 'object' }));
+      expect(json(missing).invalidParams).toEqual([{ name: 'adres', reason: 'is verplicht' }]);
+      const patchAsJson = await apiCall(api, '/monumenten/GM-0101', { method: 'PATCH', headers: { 'Content-Type': 'application/json' }, body: '{}' });
+      expect(isProblem(patchAsJson, 415)).toBe(true);
+      const patch = (body: unknown): Promise<Answer> => apiCall(api, '/monumenten/GM-0101', { method: 'PATCH', headers: { 'Content-Type': 'application/merge-patch+json' }, body: JSON.stringify(body) });
+      expect(json(await patch({ naam: '' })).invalidParams).toEqual([{ name: 'naam', reason: 'moet minstens 1 teken(s) lang zijn' }]);
+      // MonumentWijziging declares no nullable field, so a merge patch cannot remove one.
+      expect(json(await patch({ wijk: null })).invalidParams).toEqual([{ name: 'wijk', reason: 'moet van het type string zijn' }]);
+      // Adres is one value: a patch replaces it whole, so it must be complete.
+      expect(json(await patch({ adres: { straatnaam: 'Markt' } })).invalidParams).toEqual([{ name: 'adres.woonplaats', reason: 'is verplicht' }]);
+      expect((await apiCall(api, '/monumenten/GM-9999', { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(nieuw) })).status).toBe(404);
+      expect(json(await apiCall(api, '/monumenten/GM-0101'))).toMatchObject({ adres: { straatnaam: 'Marktplein' } });
+    });
+  });
+
+  test('each server has its own data', async () => {
+    const other = await startReferenceApi();
+    try {
+      await call(other, `${other.baseUrl}/monumenten/GM-0101`, { method: 'DELETE' });
+      expect((await call(other, `${other.baseUrl}/monumenten/GM-0101`)).status).toBe(404);
+      expect((await apiCall(api, '/monumenten/GM-0101')).status).toBe(200);
+    } finally {
+      await stop(other);
+    }
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+
+/** The one check each fault switch must fail, and what exactly is broken. */
+const BROKEN: Record<BreakSwitch, { check: string; evidence: (api: ReferenceApi) => Promise<void> }> = {
+  'no-api-version': {
+    check: '/core/version-header',
+    evidence: async (api) => {
+      expect((await apiCall(api, '/monumenten')).headers['api-version']).toBeUndefined();
+      expect((await apiCall(api, '/bestaat-niet')).headers['api-version']).toBeUndefined();
+    },
+  },
+  'wrong-api-version': {
+    check: '/core/version-header',
+    evidence: async (api) => {
+      expect((await apiCall(api, '/monumenten')).headers['api-version']).toBe('1.0.1');
+    },
+  },
+  'trailing-slash-redirect': {
+    check: '/core/no-trailing-slash',
+    evidence: async (api) => {
+      const answer = await apiCall(api, '/monumenten/?pagina=2');
+      expect(answer.status).toBe(301);
+      expect(answer.headers.location).toBe(`${api.baseUrl}/monumenten?pagina=2`);
+      expect((await apiCall(api, '/bestaat-niet/')).status).toBe(404);
+    },
+  },
+  'undeclared-method-200': {
+    check: '/core/http-methods',
+    evidence: async (api) => {
+      expect((await apiCall(api, '/monumenten', { method: 'TRACE' })).status).toBe(200);
+    },
+  },
+  '405-without-allow': {
+    check: '/core/http-methods',
+    evidence: async (api) => {
+      const answer = await apiCall(api, '/monumenten', { method: 'TRACE' });
+      expect(answer.status).toBe(405);
+      expect(answer.headers.allow).toBeUndefined();
+    },
+  },
+  'cors-echo-any-origin': {
+    check: '/core/transport/cors',
+    evidence: async (api) => {
+      expect((await apiCall(api, '/monumenten', { headers: { Origin: FOREIGN_ORIGIN } })).headers['access-control-allow-origin']).toBe(FOREIGN_ORIGIN);
+    },
+  },
+  'cors-wildcard-everywhere': {
+    check: '/core/transport/cors',
+    evidence: async (api) => {
+      expect((await apiCall(api, '/monumenten')).headers['access-control-allow-origin']).toBe('*');
+      expect((await apiCall(api, '/monumenten', { headers: { Origin: ALLOWED_ORIGIN } })).headers['access-control-allow-origin']).toBe('*');
+    },
+  },
+  'text-errors-with-stack': {
+    check: '/core/http-response-code',
+    evidence: async (api) => {
+      const answer = await apiCall(api, '/bestaat-niet');
+      expect(answer.status).toBe(404);
+      expect(answer.headers['content-type']).toBe('text/plain; charset=utf-8');
+      expect(answer.body).toMatch(/\n\s+at /);
+    },
+  },
+  'missing-security-header': {
+    check: '/core/transport/security-headers',
+    evidence: async (api) => {
+      const answer = await apiCall(api, '');
+      expect(answer.headers['x-content-type-options']).toBeUndefined();
+      expect(answer.headers['x-frame-options']).toBe('DENY');
+    },
+  },
+  'openapi-yaml-differs': {
+    check: '/core/publish-openapi',
+    evidence: async (api) => {
+      const fromYaml = parseYaml((await apiCall(api, '/openapi.yaml')).body) as { info: { title: string } };
+      const fromJson = json(await apiCall(api, '/openapi.json')) as { info: { title: string } };
+      expect(fromYaml.info.title).toBe(`${fromJson.info.title} (concept)`);
+    },
+  },
+  'openapi-json-auth': {
+    check: '/core/publish-openapi',
+    evidence: async (api) => {
+      const anonymous = await apiCall(api, '/openapi.json');
+      expect(anonymous.status).toBe(401);
+      expect(anonymous.headers['www-authenticate']).toMatch(/^Bearer/);
+      expect((await apiCall(api, '/openapi.json', { headers: { Authorization: 'Bearer abc' } })).status).toBe(200);
+    },
+  },
+  'accept-echoed': {
+    check: '/core/http-response-code',
+    evidence: async (api) => {
+      const answer = await apiCall(api, '/monumenten', { headers: { Accept: 'text/html' } });
+      expect(answer.status).toBe(200);
+      expect(answer.headers['content-type']).toBe('text/html');
+    },
+  },
+  'no-hsts': {
+    check: '/core/transport/security-headers',
+    evidence: async (api) => {
+      expect((await apiCall(api, '')).headers['strict-transport-security']).toBeUndefined();
+    },
+  },
+  'http-serves-api': {
+    check: '/core/transport/tls',
+    evidence: async (api) => {
+      const answer = await plainCall(`${api.httpOrigin ?? ''}/v1/monumenten`);
+      expect(answer.status).toBe(200);
+      expect(answer.headers['content-type']).toBe('application/json');
+    },
+  },
+};
+
+test('BREAK_SWITCHES lists each fault switch once', () => {
+  expect(new Set(BREAK_SWITCHES).size).toBe(BREAK_SWITCHES.length);
+  expect([...BREAK_SWITCHES].sort()).toEqual(Object.keys(BROKEN).sort());
+});
+
+describe.each([...BREAK_SWITCHES])('fault switch %s', (fault) => {
+  let api: ReferenceApi;
+
+  beforeAll(async () => {
+    api = await startReferenceApi({ httpPort: 0, breaks: [fault] });
+  }, 60000);
+
+  afterAll(async () => {
+    await stop(api);
+  });
+
+  test('breaks exactly that thing', async () => {
+    await BROKEN[fault].evidence(api);
+  });
+
+  test('fails exactly one live-check probe', async () => {
+    expect(Object.keys(await failingChecks(api))).toEqual([BROKEN[fault].check]);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+
+describe('npm run reference-api', () => {
+  const run = promisify(execFile);
+  const cli = join(DIR, 'cli.ts');
+  const tsx = (args: string[]): Promise<{ stdout: string; stderr: string }> => run(process.execPath, ['--import', 'tsx', cli, ...args]);
+
+  test('a bad flag or an unknown switch: one line on stderr and exit code 2', async () => {
+    const failure = await tsx(['--break', 'nope']).then(() => undefined, (error: { code: number; stderr: string }) => error);
+    expect(failure?.code).toBe(2);
+    expect(failure?.stderr).toMatch(/^reference-api: unknown --break switch "nope"; known: no-api-version, .*http-serves-api \(see --help\)\n$/);
+  }, 60000);
+
+  test.each([
+    [['--bogus'], /^Unknown option '--bogus'/],
+    [['--port', 'abc'], /^--port must be a port number from 0 to 65535, not "abc"$/],
+    [['--http-port', '70000'], /^--http-port must be a port number from 0 to 65535, not "70000"$/],
+    [['--cert', 'x.pem'], /^--cert and --key go together$/],
+    [['--cors-origin', 'https://app.example.nl/pad'], /^--cors-origin must be an origin \(scheme, host, port; no path\)/],
+    [['extra'], /Unexpected argument 'extra'/],
+  ])('%j is refused with a clear message', (args, message) => {
+    expect(() => optionsFrom(args)).toThrow(message);
+  });
+
+  test('flags become options; --break and --cors-origin repeat', () => {
+    expect(optionsFrom(['--port', '8443', '--host', '::1', '--http-port', '8080', '--break', 'no-hsts', '--break', 'accept-echoed', '--cors-origin', 'https://a.example.nl', '--cors-origin', 'http://localhost:3000'])).toEqual({
+      host: '::1', port: 8443, httpPort: 8080, breaks: ['no-hsts', 'accept-echoed'], corsAllowlist: ['https://a.example.nl', 'http://localhost:3000'],
+    });
+    expect(optionsFrom([])).toEqual({ breaks: [] });
+  });
+
+  test('starts the API and writes the CA PEM it prints', async () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', cli, '--port', '0', '--break', 'no-hsts'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    try {
+      const output = await new Promise<string>((resolve, reject) => {
+        let text = '';
+        child.stdout.on('data', (chunk: Buffer) => {
+          text += chunk.toString();
+          if (text.includes('fault switches:')) resolve(text);
+        });
+        child.on('exit', (code) => reject(new Error(`exited with ${String(code)}: ${text}`)));
+      });
+      const baseUrl = /reference API: (\S+)/.exec(output)?.[1] ?? '';
+      const caFile = /trust this CA: (\S+)/.exec(output)?.[1] ?? '';
+      expect(output).toContain('fault switches: no-hsts');
+      const running: ReferenceApi = { baseUrl, origin: new URL(baseUrl).origin, caPem: readFileSync(caFile, 'utf8'), close: async () => undefined };
+      const answer = await call(running, `${baseUrl}/monumenten/GM-0123`);
+      await stop(running);
+      expect(answer.status).toBe(200);
+      expect(answer.headers['strict-transport-security']).toBeUndefined();
+    } finally {
+      child.kill('SIGTERM');
+    }
+  }, 60000);
+});
