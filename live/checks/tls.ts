@@ -1,12 +1,17 @@
 import type { CheckContext, LiveCheck } from '../context.js';
-import { evidenceOf, type CheckResult, type Evidence } from '../report.js';
+import { evidenceOf, worst, type CheckResult, type Evidence } from '../report.js';
+import { probeTls, findingsOf, type ProbeResult } from '../tls/prober.js';
+import { gradeFindings, type TlsGrade } from '../tls/grading.js';
+import { IANA_CIPHER_SUITES } from '../tls/suites.js';
+import { enumerationLines, gradeSummary } from '../tls/summary.js';
 
 const ACCEPTED_PROTOCOLS = new Set(['TLSv1.2', 'TLSv1.3']);
 
 /**
- * A first /core/transport/tls: the certificate verifies for the host and is not expired, the
- * negotiated protocol is TLS 1.2 or newer, and plain HTTP on the same host serves no API content.
- * Full enumeration and NCSC grading of what the server accepts come with the TLS prober.
+ * /core/transport/tls: the certificate verifies for the host and is not expired, the negotiated
+ * protocol is TLS 1.2 or newer, plain HTTP on the same host serves no API content, and what the
+ * server accepts (protocols, suites, groups, signature hashes, chain keys, options), enumerated by
+ * the TLS prober, is graded against the NCSC guidelines: fail on Insufficient, warn on Phase out.
  */
 export const tls: LiveCheck = {
   code: '/core/transport/tls',
@@ -23,15 +28,21 @@ export const tls: LiveCheck = {
     else if (root.error !== undefined && info === undefined) details.push(`no TLS connection: ${root.error}`);
     if (info !== undefined && !ACCEPTED_PROTOCOLS.has(info.protocol ?? '')) details.push(`negotiated ${info.protocol ?? 'unknown protocol'}, below TLS 1.2`);
     if (info?.validTo !== undefined && Date.parse(info.validTo) < Date.now()) details.push(`certificate expired on ${info.validTo}`);
+    // The enumeration opens its own sockets, so it runs beside the plain-HTTP request.
+    const probing = context.options.insecure ? undefined : probeAndGrade(context, base);
     const plain = await context.send({ method: 'GET', url: plainHttpUrl(context, base), anonymous: true });
+    const probed = await probing;
     if (plain.status !== undefined && plain.status < 300 && /json|yaml/i.test(plain.headers['content-type'] ?? '')) {
       details.push(`plain HTTP serves API content: ${plain.status} ${plain.headers['content-type']}`);
       evidence.push(evidenceOf(plain, ['Content-Type'], undefined, true));
     }
     if (context.options.insecure) return { code: this.code, verdict: 'skip', summary: 'not done: --insecure skips certificate checks', details, evidence };
-    if (details.length > 0) return { code: this.code, verdict: 'fail', summary: 'transport security is not as the standard requires', details, evidence: [evidenceOf(root), ...evidence] };
+    const gradeLines = probed === undefined ? [] : [...probed.grade.evidence, ...enumerationLines(probed.result)];
+    const gradeNote = probed === undefined ? '' : `; ${gradeSummary(probed.result, probed.grade)}`;
+    if (details.length > 0) return { code: this.code, verdict: 'fail', summary: `transport security is not as the standard requires${gradeNote}`, details: [...details, ...gradeLines], evidence: [evidenceOf(root), ...evidence] };
     const plainNote = plain.status === undefined ? 'plain HTTP is closed' : `plain HTTP answers ${plain.status} without API content`;
-    return { code: this.code, verdict: 'pass', summary: `${info?.protocol ?? 'TLS'} with a valid certificate; ${plainNote}`, details: [], evidence: [] };
+    const verdict = worst(['pass', probed?.grade.verdict ?? 'pass']);
+    return { code: this.code, verdict, summary: `${info?.protocol ?? 'TLS'} with a valid certificate; ${plainNote}${gradeNote}`, details: gradeLines, evidence: [] };
   },
 };
 
@@ -41,4 +52,11 @@ function plainHttpUrl(context: CheckContext, base: URL): string {
   plain.port = context.options.plainHttpPort === 80 ? '' : String(context.options.plainHttpPort);
   plain.hostname = base.hostname;
   return plain.href;
+}
+
+async function probeAndGrade(context: CheckContext, base: URL): Promise<{ result: ProbeResult; grade: TlsGrade }> {
+  const { timeoutMs, deadline, concurrency } = context.client.options;
+  const host = base.hostname.replace(/^\[|\]$/g, '');
+  const result = await probeTls({ host, port: base.port === '' ? 443 : Number(base.port), timeoutMs, deadline, concurrency });
+  return { result, grade: gradeFindings(findingsOf(result), IANA_CIPHER_SUITES) };
 }

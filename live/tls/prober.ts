@@ -1,0 +1,423 @@
+import net from 'node:net';
+import tls from 'node:tls';
+import { X509Certificate } from 'node:crypto';
+import { buildClientHello, buildSsl2ClientHello, ALL_SIGNATURE_SCHEMES, X25519, type ClientHelloOptions } from './client-hello.js';
+import { parseFlight, type Flight, type ParseGoal } from './server-hello.js';
+import { IANA_CIPHER_SUITES } from './suites.js';
+import { GROUPS, PROTOCOLS, gradeSuite, type CertificateKey, type ProtocolName, type TlsFindings } from './grading.js';
+import { describeCertificate } from './certificate.js';
+
+export interface ProbeOptions {
+  host: string;
+  port: number;
+  /** SNI; defaults to host when it is a DNS name. */
+  serverName?: string;
+  /** Per socket: connect, send, and the server's whole first flight. */
+  timeoutMs: number;
+  /** Absolute time (ms since epoch) after which no probe starts and running ones are ended. */
+  deadline: number;
+  /** Sockets open at once. */
+  concurrency: number;
+}
+
+/** What one probe connection ended with; everything but a flight is a per-probe failure to report. */
+export type Outcome = Flight | { kind: 'timeout' } | { kind: 'closed' } | { kind: 'reset' } | { kind: 'error'; reason: string } | { kind: 'deadline' };
+
+export interface ProtocolResult {
+  protocol: ProtocolName;
+  accepted: boolean;
+  /** How the first probe for this protocol ended, for the report. */
+  outcome: string;
+  /** Accepted suites in the order the server picked them (its preference if it enforces one). */
+  suites: number[];
+  /** Whether the server's order or the client's decides; undefined with fewer than two suites. */
+  preference?: 'server' | 'client';
+}
+
+export interface ProbeResult {
+  target: string;
+  protocols: ProtocolResult[];
+  /** Groups per protocol: TLS 1.3 via key_share/HelloRetryRequest, TLS 1.2 via ServerKeyExchange. */
+  groups: { 'TLSv1.3': number[]; 'TLSv1.2': number[] };
+  dhGroups: Array<{ primeHex: string; generatorHex: string }>;
+  signatureSchemes: number[];
+  certificates: Array<{ subject: string; key: CertificateKey; signatureAlgorithm?: string }>;
+  compression?: boolean;
+  secureRenegotiation?: boolean;
+  extendedMasterSecret?: boolean;
+  prefersStrongSuites?: boolean;
+  /** Probes that ended without a usable answer and what was not determined. */
+  notes: string[];
+  connections: number;
+  durationMs: number;
+}
+
+const TLS13_SUITES = new Set([0x1301, 0x1302, 0x1303, 0x1304, 0x1305, 0x00c6, 0x00c7]);
+/** Signalling values, not suites: offering them asks for behaviour, not a cipher. */
+const SCSV = new Set([0x00ff, 0x5600]);
+const LEGACY_SUITES: readonly number[] = [...IANA_CIPHER_SUITES.keys()].filter((code) => !TLS13_SUITES.has(code) && !SCSV.has(code));
+const MODERN_SUITES: readonly number[] = [...TLS13_SUITES];
+const EC_GROUPS: readonly number[] = GROUPS.filter((group) => group.code < 0x0100).map((group) => group.code);
+const ALL_GROUPS: readonly number[] = GROUPS.map((group) => group.code);
+/** Client order of groups when the group is not what is being probed: what browsers send. */
+const COMMON_GROUPS: readonly number[] = [0x001d, 0x0017, 0x0018, 0x0019, 0x001e];
+
+/** Bounds sockets in flight; a plain FIFO semaphore. */
+class Limiter {
+  private active = 0;
+  private readonly waiting: Array<() => void> = [];
+  constructor(private readonly limit: number) {}
+  async run<T>(task: () => Promise<T>): Promise<T> {
+    if (this.active >= this.limit) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    this.active += 1;
+    try {
+      return await task();
+    } finally {
+      this.active -= 1;
+      this.waiting.shift()?.();
+    }
+  }
+}
+
+export function keyExchangeOf(suite: number): 'ecdhe' | 'dhe' | 'other' {
+  const name = IANA_CIPHER_SUITES.get(suite) ?? '';
+  if (/^(OLD_)?TLS_ECDHE_(RSA|ECDSA)_/.test(name)) return 'ecdhe';
+  if (/^(OLD_)?TLS_DHE_(RSA|DSS)_/.test(name)) return 'dhe';
+  return 'other';
+}
+
+export function describeOutcome(outcome: Outcome): string {
+  switch (outcome.kind) {
+    case 'server-hello':
+      return `ServerHello ${versionName(outcome.hello.version)} ${IANA_CIPHER_SUITES.get(outcome.hello.cipherSuite) ?? `suite 0x${outcome.hello.cipherSuite.toString(16).padStart(4, '0')}`}`;
+    case 'hello-retry':
+      return `HelloRetryRequest for group 0x${(outcome.hello.group ?? 0).toString(16).padStart(4, '0')}`;
+    case 'alert':
+      return `alert ${outcome.name}`;
+    case 'ssl2-server-hello':
+      return 'SSLv2 SERVER-HELLO';
+    case 'garbage':
+      return `unparseable answer (${outcome.reason})`;
+    case 'timeout':
+      return 'no answer within the timeout';
+    case 'closed':
+      return 'connection closed without an answer';
+    case 'reset':
+      return 'connection reset';
+    case 'deadline':
+      return 'not probed: overall deadline passed';
+    case 'error':
+      return outcome.reason;
+  }
+}
+
+function versionName(wire: number): string {
+  return PROTOCOLS.find((entry) => entry.wire === wire)?.name ?? `version 0x${wire.toString(16).padStart(4, '0')}`;
+}
+
+/** One connection: send a hello, read until the parser decides, always bounded by the timeout. */
+function exchange(options: ProbeOptions, hello: Buffer, goal: ParseGoal): Promise<Outcome> {
+  const remaining = options.deadline - Date.now();
+  if (remaining <= 0) return Promise.resolve({ kind: 'deadline' });
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let settled = false;
+    const socket = net.connect({ host: options.host, port: options.port });
+    const finish = (outcome: Outcome) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      socket.destroy();
+      resolve(outcome);
+    };
+    // One timer for the whole exchange: a server that trickles bytes cannot extend it.
+    const timer = setTimeout(() => finish(remaining < options.timeoutMs ? { kind: 'deadline' } : { kind: 'timeout' }), Math.min(options.timeoutMs, remaining));
+    socket.once('connect', () => socket.write(hello));
+    socket.on('data', (chunk: Buffer) => {
+      chunks.push(chunk);
+      const received = Buffer.concat(chunks);
+      if (received.length > 1_000_000) return finish({ kind: 'garbage', reason: 'more than 1 MB before the end of the first flight' });
+      const flight = parseFlight(received, goal);
+      if (flight !== undefined) finish(flight);
+    });
+    socket.on('end', () => {
+      const received = Buffer.concat(chunks);
+      finish(received.length === 0 ? { kind: 'closed' } : { kind: 'garbage', reason: `connection closed after ${received.length} bytes of an incomplete flight` });
+    });
+    socket.on('error', (error: NodeJS.ErrnoException) => finish(error.code === 'ECONNRESET' ? { kind: 'reset' } : { kind: 'error', reason: `${error.code ?? 'error'}: ${error.message}` }));
+  });
+}
+
+interface Prober {
+  options: ProbeOptions;
+  limiter: Limiter;
+  notes: string[];
+  connections: number;
+}
+
+function helloFor(prober: Prober, protocol: ProtocolName, suites: readonly number[], extra: Partial<ClientHelloOptions> = {}): Buffer {
+  const wire = PROTOCOLS.find((entry) => entry.name === protocol)?.wire ?? 0x0303;
+  const serverName = prober.options.serverName ?? prober.options.host;
+  if (protocol === 'TLSv1.3') {
+    return buildClientHello({ version: 0x0303, suites, serverName, groups: COMMON_GROUPS, signatureSchemes: ALL_SIGNATURE_SCHEMES, supportedVersions: [0x0304], keyShareGroups: [X25519], ...extra });
+  }
+  return buildClientHello({ version: wire, suites, serverName, groups: [...COMMON_GROUPS, ...EC_GROUPS.filter((code) => !COMMON_GROUPS.includes(code))], signatureSchemes: ALL_SIGNATURE_SCHEMES, ...extra });
+}
+
+async function send(prober: Prober, hello: Buffer, goal: Partial<ParseGoal> = {}): Promise<Outcome> {
+  return prober.limiter.run(async () => {
+    if (Date.now() >= prober.options.deadline) return { kind: 'deadline' } as const;
+    prober.connections += 1;
+    return exchange(prober.options, hello, { untilHelloDone: false, keyExchangeOf, ...goal });
+  });
+}
+
+function wireOf(protocol: ProtocolName): number {
+  return PROTOCOLS.find((entry) => entry.name === protocol)?.wire ?? 0;
+}
+
+/** The suite a server picked for this protocol, if it answered with that protocol at all. */
+function pickedSuite(outcome: Outcome, protocol: ProtocolName): number | undefined {
+  if (outcome.kind !== 'server-hello' && outcome.kind !== 'hello-retry') return undefined;
+  return outcome.hello.version === wireOf(protocol) ? outcome.hello.cipherSuite : undefined;
+}
+
+/** Many suites per hello; remove the one picked; repeat until the server refuses what is left. */
+async function enumerateSuites(prober: Prober, protocol: ProtocolName, candidates: readonly number[], first: Outcome): Promise<number[]> {
+  const accepted: number[] = [];
+  let remaining = [...candidates];
+  let outcome = first;
+  for (;;) {
+    const picked = pickedSuite(outcome, protocol);
+    if (picked === undefined) break;
+    if (!remaining.includes(picked)) {
+      prober.notes.push(`${protocol}: the server picked suite 0x${picked.toString(16).padStart(4, '0')}, which was not offered`);
+      break;
+    }
+    accepted.push(picked);
+    remaining = remaining.filter((code) => code !== picked);
+    if (remaining.length === 0) break;
+    outcome = await send(prober, helloFor(prober, protocol, remaining));
+  }
+  const last = describeOutcome(outcome);
+  if (!['alert', 'server-hello', 'hello-retry'].includes(outcome.kind) && accepted.length > 0) prober.notes.push(`${protocol}: suite enumeration ended with ${last}; the list may be incomplete`);
+  return accepted;
+}
+
+/** The server decides when it picks its own first choice again from the list in reverse. */
+async function suitePreference(prober: Prober, protocol: ProtocolName, suites: number[]): Promise<'server' | 'client' | undefined> {
+  if (suites.length < 2) return undefined;
+  const outcome = await send(prober, helloFor(prober, protocol, [...suites].reverse()));
+  const picked = pickedSuite(outcome, protocol);
+  if (picked === undefined) return undefined;
+  return picked === suites[0] ? 'server' : 'client';
+}
+
+async function probeProtocol(prober: Prober, protocol: ProtocolName): Promise<ProtocolResult> {
+  if (protocol === 'SSLv2') {
+    const outcome = await send(prober, buildSsl2ClientHello(), { ssl2: true });
+    return { protocol, accepted: outcome.kind === 'ssl2-server-hello', outcome: describeOutcome(outcome), suites: [] };
+  }
+  const candidates = protocol === 'TLSv1.3' ? MODERN_SUITES : LEGACY_SUITES;
+  const first = await send(prober, helloFor(prober, protocol, candidates));
+  const accepted = pickedSuite(first, protocol) !== undefined;
+  if (!accepted) return { protocol, accepted, outcome: describeOutcome(first), suites: [] };
+  const suites = await enumerateSuites(prober, protocol, candidates, first);
+  const preference = await suitePreference(prober, protocol, suites);
+  return { protocol, accepted, outcome: describeOutcome(first), suites, ...(preference === undefined ? {} : { preference }) };
+}
+
+/** TLS 1.3: the group is in the ServerHello key_share or the HelloRetryRequest; remove and repeat. */
+async function enumerateTls13Groups(prober: Prober, suites: number[]): Promise<number[]> {
+  const accepted: number[] = [];
+  let remaining = [...ALL_GROUPS];
+  while (remaining.length > 0) {
+    const keyShareGroups = remaining.includes(X25519) ? [X25519] : [];
+    const outcome = await send(prober, helloFor(prober, 'TLSv1.3', suites, { groups: remaining, keyShareGroups }));
+    const group = outcome.kind === 'server-hello' || outcome.kind === 'hello-retry' ? outcome.hello.group : undefined;
+    if (group === undefined || !remaining.includes(group)) break;
+    accepted.push(group);
+    remaining = remaining.filter((code) => code !== group);
+  }
+  return accepted;
+}
+
+interface Tls12KeyExchange {
+  groups: number[];
+  signatureSchemes: number[];
+  dhGroups: Array<{ primeHex: string; generatorHex: string }>;
+}
+
+/** TLS 1.2 ECDHE: the curve is in the ServerKeyExchange; remove and repeat. */
+async function enumerateTls12Curves(prober: Prober, protocol: ProtocolName, ecdheSuites: number[]): Promise<number[]> {
+  const accepted: number[] = [];
+  let remaining = [...EC_GROUPS];
+  while (remaining.length > 0 && ecdheSuites.length > 0) {
+    const outcome = await send(prober, helloFor(prober, protocol, ecdheSuites, { groups: remaining }), { untilHelloDone: true });
+    const curve = outcome.kind === 'server-hello' ? outcome.keyExchange?.curve : undefined;
+    if (curve === undefined || !remaining.includes(curve)) break;
+    accepted.push(curve);
+    remaining = remaining.filter((code) => code !== curve);
+  }
+  return accepted;
+}
+
+/** TLS 1.2 signatures: offer schemes, record the one used, remove it; a server ignoring the list ends it. */
+async function enumerateSignatureSchemes(prober: Prober, protocol: ProtocolName, suites: number[]): Promise<number[]> {
+  const used: number[] = [];
+  let remaining = [...ALL_SIGNATURE_SCHEMES];
+  while (remaining.length > 0 && suites.length > 0) {
+    const outcome = await send(prober, helloFor(prober, protocol, suites, { signatureSchemes: remaining }), { untilHelloDone: true });
+    const scheme = outcome.kind === 'server-hello' ? outcome.keyExchange?.signatureScheme : undefined;
+    if (scheme === undefined) break;
+    if (!used.includes(scheme)) used.push(scheme);
+    if (!remaining.includes(scheme)) break;
+    remaining = remaining.filter((code) => code !== scheme);
+  }
+  return used;
+}
+
+async function probeDhGroup(prober: Prober, protocol: ProtocolName, dheSuites: number[]): Promise<Array<{ primeHex: string; generatorHex: string }>> {
+  if (dheSuites.length === 0) return [];
+  const outcome = await send(prober, helloFor(prober, protocol, dheSuites), { untilHelloDone: true });
+  const dh = outcome.kind === 'server-hello' ? outcome.keyExchange?.dh : undefined;
+  return dh === undefined ? [] : [dh];
+}
+
+async function tls12KeyExchange(prober: Prober, protocol: ProtocolName | undefined, suites: number[]): Promise<Tls12KeyExchange> {
+  if (protocol === undefined) return { groups: [], signatureSchemes: [], dhGroups: [] };
+  const ecdhe = suites.filter((code) => keyExchangeOf(code) === 'ecdhe');
+  const dhe = suites.filter((code) => keyExchangeOf(code) === 'dhe');
+  const signed = ecdhe.length > 0 ? ecdhe : dhe;
+  const [groups, signatureSchemes, dhGroups] = await Promise.all([
+    enumerateTls12Curves(prober, protocol, ecdhe),
+    protocol === 'TLSv1.2' ? enumerateSignatureSchemes(prober, protocol, signed) : Promise.resolve([]),
+    probeDhGroup(prober, protocol, dhe),
+  ]);
+  return { groups, signatureSchemes, dhGroups };
+}
+
+/** A certificate the server sent; one that does not parse is noted, not thrown. */
+function describeDer(prober: Prober | undefined, der: Buffer): Array<ReturnType<typeof describeCertificate>> {
+  try {
+    return [describeCertificate(new X509Certificate(der))];
+  } catch (error) {
+    prober?.notes.push(`a certificate of the chain does not parse: ${(error as Error).message}`);
+    return [];
+  }
+}
+
+/** One full first flight of the best pre-1.3 protocol: options, compression and the certificate chain. */
+async function legacyOptions(prober: Prober, protocol: ProtocolName | undefined, suites: number[]): Promise<Partial<ProbeResult>> {
+  if (protocol === undefined) return {};
+  const outcome = await send(prober, helloFor(prober, protocol, suites, { offerCompression: true }), { untilHelloDone: true });
+  if (outcome.kind !== 'server-hello') {
+    prober.notes.push(`${protocol}: options not determined: ${describeOutcome(outcome)}`);
+    return {};
+  }
+  const certificates = outcome.certificates.flatMap((der) => describeDer(prober, der)).filter((certificate, index) => index === 0 || !certificate.selfSigned);
+  return {
+    compression: outcome.hello.compressionMethod !== 0,
+    secureRenegotiation: outcome.hello.secureRenegotiation,
+    extendedMasterSecret: outcome.hello.extendedMasterSecret,
+    certificates: certificates.map(({ selfSigned: _selfSigned, ...certificate }) => certificate),
+  };
+}
+
+/**
+ * Guideline "Cipher order": offer the accepted Phase out suites followed by one accepted better
+ * suite; a server that respects the rule picks the better one.
+ */
+async function strongSuitePreference(prober: Prober, protocol: ProtocolName | undefined, suites: number[]): Promise<boolean | undefined> {
+  if (protocol === undefined) return undefined;
+  const phaseOut = suites.filter((code) => gradeSuite(code) === 'phase-out');
+  const better = suites.find((code) => gradeSuite(code) === 'good' || gradeSuite(code) === 'sufficient');
+  if (phaseOut.length === 0 || better === undefined) return undefined;
+  const outcome = await send(prober, helloFor(prober, protocol, [...phaseOut, better]));
+  const picked = pickedSuite(outcome, protocol);
+  return picked === undefined ? undefined : picked === better;
+}
+
+/** The chain of a TLS 1.3-only server is encrypted: Node's TLS completes the handshake for it. */
+function chainViaNodeTls(options: ProbeOptions): Promise<ProbeResult['certificates']> {
+  return new Promise((resolve) => {
+    const remaining = Math.min(options.timeoutMs, options.deadline - Date.now());
+    if (remaining <= 0) return resolve([]);
+    const servername = options.serverName ?? (/[a-z]/i.test(options.host) ? options.host : undefined);
+    // Trust is judged by the HTTP check; here only the keys and signatures of the chain are graded.
+    const socket = tls.connect({ host: options.host, port: options.port, ...(servername === undefined ? {} : { servername }), rejectUnauthorized: false });
+    const timer = setTimeout(() => done([]), remaining);
+    function done(result: ProbeResult['certificates']): void {
+      clearTimeout(timer);
+      socket.destroy();
+      resolve(result);
+    }
+    socket.once('secureConnect', () => {
+      const chain: ProbeResult['certificates'] = [];
+      let certificate: tls.DetailedPeerCertificate | undefined = socket.getPeerCertificate(true);
+      const seen = new Set<string>();
+      while (certificate?.raw !== undefined && !seen.has(certificate.fingerprint256)) {
+        seen.add(certificate.fingerprint256);
+        const [described] = describeDer(undefined, certificate.raw);
+        if (described !== undefined && (chain.length === 0 || !described.selfSigned)) chain.push({ subject: described.subject, key: described.key, ...(described.signatureAlgorithm === undefined ? {} : { signatureAlgorithm: described.signatureAlgorithm }) });
+        certificate = certificate.issuerCertificate;
+      }
+      done(chain);
+    });
+    socket.once('error', () => done([]));
+  });
+}
+
+/** Enumerates what the server accepts; protocols probed in parallel within the concurrency bound. */
+export async function probeTls(options: ProbeOptions): Promise<ProbeResult> {
+  const started = Date.now();
+  const prober: Prober = { options, limiter: new Limiter(Math.max(1, options.concurrency)), notes: [], connections: 0 };
+  const order: ProtocolName[] = ['TLSv1.3', 'TLSv1.2', 'TLSv1.1', 'TLSv1.0', 'SSLv3', 'SSLv2'];
+  const protocols = await Promise.all(order.map((protocol) => probeProtocol(prober, protocol)));
+  const byName = (name: ProtocolName) => protocols.find((result) => result.protocol === name);
+  const tls13 = byName('TLSv1.3');
+  const bestLegacy = protocols.find((result) => result.accepted && result.protocol !== 'TLSv1.3' && result.protocol !== 'SSLv2');
+  const legacySuites = bestLegacy?.suites ?? [];
+  const [tls13Groups, keyExchange, legacy, prefersStrong] = await Promise.all([
+    tls13?.accepted === true ? enumerateTls13Groups(prober, tls13.suites) : Promise.resolve([]),
+    tls12KeyExchange(prober, bestLegacy?.protocol, legacySuites),
+    legacyOptions(prober, bestLegacy?.protocol, legacySuites),
+    strongSuitePreference(prober, bestLegacy?.protocol, legacySuites),
+  ]);
+  const anyAccepted = protocols.some((result) => result.accepted && result.protocol !== 'SSLv2');
+  const certificates = legacy.certificates !== undefined && legacy.certificates.length > 0 ? legacy.certificates : anyAccepted ? await chainViaNodeTls(options) : [];
+  for (const result of protocols) {
+    if (!result.accepted && !/^alert|closed|SSLv2|ServerHello/.test(result.outcome)) prober.notes.push(`${result.protocol}: ${result.outcome}`);
+  }
+  return {
+    target: `${options.host}:${options.port}`,
+    protocols,
+    groups: { 'TLSv1.3': tls13Groups, 'TLSv1.2': keyExchange.groups },
+    dhGroups: keyExchange.dhGroups,
+    signatureSchemes: keyExchange.signatureSchemes,
+    certificates,
+    ...(legacy.compression === undefined ? {} : { compression: legacy.compression }),
+    ...(legacy.secureRenegotiation === undefined ? {} : { secureRenegotiation: legacy.secureRenegotiation }),
+    ...(legacy.extendedMasterSecret === undefined ? {} : { extendedMasterSecret: legacy.extendedMasterSecret }),
+    ...(prefersStrong === undefined ? {} : { prefersStrongSuites: prefersStrong }),
+    notes: prober.notes,
+    connections: prober.connections,
+    durationMs: Date.now() - started,
+  };
+}
+
+/** The probe result as the grading module takes it. */
+export function findingsOf(result: ProbeResult): TlsFindings {
+  return {
+    protocols: result.protocols.filter((protocol) => protocol.accepted).map((protocol) => protocol.protocol),
+    suites: [...new Set(result.protocols.flatMap((protocol) => protocol.suites))],
+    groups: [...new Set([...result.groups['TLSv1.3'], ...result.groups['TLSv1.2']])],
+    dhGroups: result.dhGroups,
+    signatureSchemes: result.signatureSchemes,
+    certificates: result.certificates,
+    ...(result.compression === undefined ? {} : { compression: result.compression }),
+    ...(result.secureRenegotiation === undefined ? {} : { secureRenegotiation: result.secureRenegotiation }),
+    ...(result.extendedMasterSecret === undefined ? {} : { extendedMasterSecret: result.extendedMasterSecret }),
+    ...(result.prefersStrongSuites === undefined ? {} : { prefersStrongSuites: result.prefersStrongSuites }),
+  };
+}
