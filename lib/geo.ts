@@ -1,6 +1,6 @@
 import { asArray, entries, isObject, type JsonObject } from './json.js';
 import { effectiveParameters, mediaTypeName, operationsOf } from './openapi.js';
-import { schemaRoots, walkSchema } from './schema-walk.js';
+import { walkDocumentSchemas, walkSchema } from './schema-walk.js';
 
 export type GeoKind = 'Feature' | 'FeatureCollection' | 'Geometry';
 
@@ -114,9 +114,18 @@ export function isGeospatial(document: unknown): boolean {
   if (!isObject(document)) return false;
   const cached = geospatialCache.get(document);
   if (cached !== undefined) return cached;
-  const result = usesGeoJsonMediaType(document) || declaresGeoParameter(document) || schemaRoots(document).some(([schema]) => containsGeometry(schema));
+  const result = usesGeoJsonMediaType(document) || declaresGeoParameter(document) || anySchemaIsGeoJson(document);
   geospatialCache.set(document, result);
   return result;
+}
+
+/** One walk over every schema, each visited once, however often it is shared. */
+function anySchemaIsGeoJson(document: JsonObject): boolean {
+  let found = false;
+  walkDocumentSchemas(document, (schema) => {
+    if (!found && geoKindOf(schema) !== undefined) found = true;
+  });
+  return found;
 }
 
 function usesGeoJsonMediaType(document: JsonObject): boolean {
