@@ -34,18 +34,12 @@ export interface ProtocolResult {
   preference?: 'server' | 'client';
 }
 
-export interface ProbeResult {
+/** What grading needs, per protocol where the prober knows more than the grade uses. */
+export interface ProbeResult extends Omit<TlsFindings, 'protocols' | 'suites' | 'groups'> {
   target: string;
   protocols: ProtocolResult[];
   /** Groups per protocol: TLS 1.3 via key_share/HelloRetryRequest, TLS 1.2 via ServerKeyExchange. */
   groups: { 'TLSv1.3': number[]; 'TLSv1.2': number[] };
-  dhGroups: Array<{ primeHex: string; generatorHex: string }>;
-  signatureSchemes: number[];
-  certificates: Array<{ subject: string; key: CertificateKey; signatureAlgorithm?: string }>;
-  compression?: boolean;
-  secureRenegotiation?: boolean;
-  extendedMasterSecret?: boolean;
-  prefersStrongSuites?: boolean;
   /** Probes that ended without a usable answer and what was not determined. */
   notes: string[];
   connections: number;
