@@ -2,7 +2,8 @@ import type { IFunctionResult } from '@stoplight/spectral-core';
 import { ruleFunction } from '../lib/rule-function.js';
 import { entries, isObject } from '../lib/json.js';
 import { findHeader, statusClass } from '../lib/openapi.js';
-import { contentCarriesGeometry } from '../lib/geo.js';
+import { contentCarriesGeometry, isGeospatial } from '../lib/geo.js';
+import { resolvedDocument } from '../lib/inventory.js';
 
 export interface RequiredResponseHeaderOptions {
   header: string;
@@ -29,7 +30,9 @@ export default ruleFunction<RequiredResponseHeaderOptions>(
       },
     },
   },
-  (responses, options) => {
+  (responses, options, context) => {
+    // The geospatial module applies to geospatial APIs only; decided once per document.
+    if (options.onlyWithGeometry === true && !isGeospatial(resolvedDocument(context))) return [];
     const results: IFunctionResult[] = [];
     for (const [status, response] of entries(responses)) {
       const responseClass = statusClass(status);

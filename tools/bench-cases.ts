@@ -3,12 +3,10 @@ import type { RulesetDefinition } from '@stoplight/spectral-core';
 import { truthy } from '@stoplight/spectral-functions';
 import { oas } from '@stoplight/spectral-rulesets';
 import ruleset from '../ruleset.js';
-import { coreRules, oasRules } from '../rulesets/core.js';
+import { oasExampleRules } from '../rulesets/oas.js';
 
 export const CASE_NAMES = ['ours', 'floor', 'builtin-examples'] as const;
-type CaseName = (typeof CASE_NAMES)[number];
-/** A named case, or `rule:<name>`: our ruleset with only that rule on. */
-export type BenchCase = CaseName | `rule:${string}`;
+export type BenchCase = (typeof CASE_NAMES)[number];
 
 export interface RuleCost {
   rule: string;
@@ -39,18 +37,17 @@ const FLOOR: RulesetDefinition = {
 
 const EXTENDS_OAS_OFF: Array<[RulesetDefinition, 'off']> = [[oas as RulesetDefinition, 'off']];
 
-/** Our ruleset as it was before rulesets/oas.ts: the spectral:oas example rules as shipped. */
-const BUILTIN_EXAMPLES = { extends: EXTENDS_OAS_OFF, rules: { ...oasRules, ...coreRules } } as RulesetDefinition;
-
-const NAMED: Record<CaseName, RulesetDefinition> = { ours: ruleset, floor: FLOOR, 'builtin-examples': BUILTIN_EXAMPLES };
-
 /** Our rules by name: a definition, or a severity that turns on the spectral:oas rule of that name. */
 const OUR_RULES: Record<string, unknown> = 'rules' in ruleset && ruleset.rules !== undefined ? ruleset.rules : {};
 
-export const RULE_NAMES = Object.keys(OUR_RULES);
+/** Our ruleset with spectral:oas's own example rules in place of rulesets/oas.ts, as before it. */
+const BUILTIN_EXAMPLES = {
+  extends: EXTENDS_OAS_OFF,
+  rules: { ...OUR_RULES, ...Object.fromEntries(Object.keys(oasExampleRules).map((name) => [name, 'error'])) },
+} as RulesetDefinition;
+
+const NAMED: Record<BenchCase, RulesetDefinition> = { ours: ruleset, floor: FLOOR, 'builtin-examples': BUILTIN_EXAMPLES };
 
 export function rulesetOf(benchCase: string): RulesetDefinition | undefined {
-  if (!benchCase.startsWith('rule:')) return (CASE_NAMES as readonly string[]).includes(benchCase) ? NAMED[benchCase as CaseName] : undefined;
-  const name = benchCase.slice('rule:'.length);
-  return name in OUR_RULES ? ({ extends: EXTENDS_OAS_OFF, rules: { [name]: OUR_RULES[name] } } as RulesetDefinition) : undefined;
+  return (CASE_NAMES as readonly string[]).includes(benchCase) ? NAMED[benchCase as BenchCase] : undefined;
 }

@@ -48,7 +48,7 @@ async function main(argv: string[]): Promise<void> {
   const [benchCase, file] = argv as [BenchCase | undefined, string | undefined];
   const definition = benchCase === undefined ? undefined : rulesetOf(benchCase);
   if (benchCase === undefined || definition === undefined || file === undefined) {
-    throw new Error(`usage: bench-child <${CASE_NAMES.join('|')}|rule:<name>> <file> [--profile] [--findings <out.json>]`);
+    throw new Error(`usage: bench-child <${CASE_NAMES.join('|')}> <file> [--profile] [--findings <out.json>]`);
   }
   const findingsIndex = argv.indexOf('--findings');
   const findingsFile = findingsIndex > 0 ? argv[findingsIndex + 1] : undefined;

@@ -1,7 +1,7 @@
 /**
  * How long nlgov-adr takes on a large description, against what Spectral itself costs:
  *
- *   npm run bench -- [--runs 3] [--file <openapi.json>] [--builtin] [--isolate]
+ *   npm run bench -- [--runs 3] [--file <openapi.json>] [--builtin]
  *
  * Cases, each run in a fresh child process (tools/bench-child.ts) so that peak memory is per case:
  * - ours: the published ruleset (ruleset.ts);
@@ -10,16 +10,15 @@
  *   oas3-valid-media-example and oas3-valid-schema-example, as before rulesets/oas.ts.
  * Prints medians, the ratio ours/floor against the targets, per-rule function time of one
  * profiled run of ours, and with --builtin whether both versions of the example rules agree.
- * Function time leaves out what Spectral spends per rule around the function (finding `given`
- * nodes, locating each finding); --isolate also runs every rule alone, once, and prints its
- * cost above the floor, which includes that (about floor time per rule: minutes).
+ * Function time leaves out what Spectral spends around the functions (finding `given` nodes,
+ * locating each finding in the source); that is printed as one remainder.
  * Default document: GitHub's REST API description from @octokit/openapi (about 13 MB).
  */
 import { spawn } from 'node:child_process';
 import { mkdir, readFile, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { RULE_NAMES, type BenchCase, type BenchResult, type RuleCost } from './bench-cases.js';
+import type { BenchCase, BenchResult } from './bench-cases.js';
 import { pad } from './util.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -36,7 +35,6 @@ interface Options {
   runs: number;
   file: string;
   builtin: boolean;
-  isolate: boolean;
 }
 
 function parseOptions(argv: string[]): Options {
@@ -46,7 +44,7 @@ function parseOptions(argv: string[]): Options {
   };
   const runs = Number(valueOf('--runs') ?? 3);
   if (!Number.isInteger(runs) || runs < 1) throw new Error('--runs takes a positive whole number');
-  return { runs, file: resolve(valueOf('--file') ?? DEFAULT_FILE), builtin: argv.includes('--builtin'), isolate: argv.includes('--isolate') };
+  return { runs, file: resolve(valueOf('--file') ?? DEFAULT_FILE), builtin: argv.includes('--builtin') };
 }
 
 /** Runs one case in a child with the same node flags as this process (tsx's loader among them). */
@@ -102,7 +100,7 @@ function printCases(cases: CaseSummary[]): void {
 }
 
 function printRuleCosts(title: string, result: BenchResult, floorMs: number): void {
-  const costs = [...(result.rules ?? [])].sort((a: RuleCost, b: RuleCost) => b.ms - a.ms);
+  const costs = [...(result.rules ?? [])].sort((a, b) => b.ms - a.ms);
   const inRules = costs.reduce((sum, cost) => sum + cost.ms, 0);
   console.log(`\n${title}: ${seconds(result.ms)} s in total, ${megabytes(result.peakRssMb)} MB peak`);
   console.log(`${pad('rule', 42)}${pad('calls', 9)}${pad('ms', 10)}findings`);
@@ -111,18 +109,6 @@ function printRuleCosts(title: string, result: BenchResult, floorMs: number): vo
   }
   const outside = result.ms - inRules;
   console.log(`${pad('(outside rule functions: parse, resolve, given traversal, results)', 42)} ${outside.toFixed(0)} ms; floor median ${floorMs.toFixed(0)} ms`);
-}
-
-/** Each rule alone: its wall-clock time above the floor median, with its findings. */
-async function printIsolated(file: string, floorMs: number): Promise<void> {
-  console.log(`\nEach rule alone (one run each), time above the floor median of ${seconds(floorMs)} s:`);
-  console.log(`${pad('rule', 42)}${pad('+s', 9)}${pad('peak MB', 10)}findings`);
-  const rows: Array<[string, BenchResult]> = [];
-  for (const name of RULE_NAMES) rows.push([name, await runChild(`rule:${name}`, file)]);
-  rows.sort(([, a], [, b]) => b.ms - a.ms);
-  for (const [name, result] of rows) {
-    console.log(`${pad(name, 42)}${pad(seconds(result.ms - floorMs), 9)}${pad(megabytes(result.peakRssMb), 10)}${result.findings[name] ?? 0}`);
-  }
 }
 
 interface Located {
@@ -176,9 +162,8 @@ async function main(): Promise<void> {
   console.log(`peak memory ours: ${megabytes(oursCase.peakMb)} MB (target < ${TARGET_PEAK_MB} MB: ${verdict(oursCase.peakMb < TARGET_PEAK_MB)})`);
 
   printRuleCosts('Per-rule function time, ours (one profiled run)', profiled, floorCase.medianMs);
-  if (options.isolate) await printIsolated(options.file, floorCase.medianMs);
   if (builtin !== undefined) {
-    printRuleCosts('Per-rule function time, built-in example rules (one profiled run)', builtin, floorCase.medianMs);
+    printRuleCosts('Per-rule function time, builtin-examples (one profiled run)', builtin, floorCase.medianMs);
     await compareExampleFindings(oursFindings, join(OUT, 'builtin-findings.json'));
   }
 }
