@@ -69,7 +69,7 @@ function relaxRequired(copy: JsonObject, schema: JsonObject, relaxation: Exclude
   if (!Array.isArray(copy.required) || !isObject(schema.properties)) return;
   const relaxed = new Set(Object.entries(schema.properties).filter(([, property]) => isObject(property) && property[relaxation] === true).map(([name]) => name));
   if (relaxed.size === 0) return;
-  const required = copy.required.filter((name) => !relaxed.has(name as string));
+  const required = copy.required.filter((name) => typeof name !== 'string' || !relaxed.has(name));
   if (required.length > 0) copy.required = required;
   else delete copy.required;
 }
