@@ -57,6 +57,11 @@ export function createContext(client: HttpClient, baseUrl: string, options: Chec
   };
 }
 
+/** A path of the API itself, not of its documentation; the base URL when there is none. */
+export function resourcePath(context: CheckContext): string {
+  return context.getPaths.find((candidate) => !candidate.startsWith('/openapi.')) ?? '';
+}
+
 const MAX_PATHS = 25;
 
 /**

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { probeTls } from '../live/tls/prober.js';
 import type { ProtocolName } from '../live/tls/grading.js';
 import { IANA_CIPHER_SUITES } from '../live/tls/suites.js';
+import { isMain } from './util.js';
 
 const PROTOCOL_IDS: Record<string, ProtocolName> = { SSLv2: 'SSLv2', SSLv3: 'SSLv3', TLS1: 'TLSv1.0', TLS1_1: 'TLSv1.1', TLS1_2: 'TLSv1.2', TLS1_3: 'TLSv1.3' };
 const CIPHER_PROTOCOLS: Record<string, ProtocolName> = { ssl2: 'SSLv2', ssl3: 'SSLv3', tls1: 'TLSv1.0', tls1_1: 'TLSv1.1', tls1_2: 'TLSv1.2', tls1_3: 'TLSv1.3' };
@@ -111,6 +112,6 @@ async function main(argv: string[]): Promise<number> {
   return disagreements === 0 ? 0 : 1;
 }
 
-if (process.argv[1]?.endsWith('compare-testssl.ts')) {
+if (isMain(import.meta.url)) {
   main(process.argv.slice(2)).then((code) => { process.exitCode = code; });
 }

@@ -1,4 +1,4 @@
-import type { CheckContext, LiveCheck } from '../context.js';
+import { resourcePath, type CheckContext, type LiveCheck } from '../context.js';
 import { evidenceOf, worst, type CheckResult, type Evidence, type Verdict } from '../report.js';
 
 const FOREIGN_ORIGIN = 'https://adr-check.invalid';
@@ -10,7 +10,7 @@ const FOREIGN_ORIGIN = 'https://adr-check.invalid';
 export const cors: LiveCheck = {
   code: '/core/transport/cors',
   async run(context: CheckContext): Promise<CheckResult> {
-    const path = context.getPaths.find((candidate) => !candidate.startsWith('/openapi.')) ?? '';
+    const path = resourcePath(context);
     const url = `${context.baseUrl}${path}`;
     const verdicts: Verdict[] = [];
     const details: string[] = [];

@@ -1,4 +1,4 @@
-import type { CheckContext, LiveCheck } from '../context.js';
+import { resourcePath, type CheckContext, type LiveCheck } from '../context.js';
 import { evidenceOf, type CheckResult, type Evidence } from '../report.js';
 
 /** Traces of a stack or of the implementation in an error body (SPEC.md: no internal detail). */
@@ -17,7 +17,7 @@ export const httpResponseCode: LiveCheck = {
     if (!/^application\/problem\+(json|xml)/i.test(contentType)) details.push(`the 404 is ${contentType || 'without Content-Type'}, not application/problem+json`);
     if (INTERNAL_DETAIL.test(unknown.body)) details.push('the error body shows a stack trace or internal detail');
     if (details.length > 0) evidence.push(evidenceOf(unknown, ['Content-Type'], undefined, true));
-    const path = context.getPaths.find((candidate) => !candidate.startsWith('/openapi.')) ?? '';
+    const path = resourcePath(context);
     const notAcceptable = await context.send({ method: 'GET', url: `${context.baseUrl}${path}`, headers: { accept: UNSERVABLE } });
     const served = notAcceptable.headers['content-type'] ?? '';
     if (served.toLowerCase().startsWith(UNSERVABLE)) details.push(`the Accept value is copied into Content-Type: ${served}`);
