@@ -1,6 +1,7 @@
 import { asArray, entries, isObject, type JsonObject } from './json.js';
 import { effectiveParameters, mediaTypeName, operationsOf } from './openapi.js';
 import { walkDocumentSchemas, walkSchema } from './schema-walk.js';
+import { declaredProperties } from './schema-shape.js';
 
 export type GeoKind = 'Feature' | 'FeatureCollection' | 'Geometry';
 
@@ -25,19 +26,9 @@ export function kindOfReference(reference: string): GeoKind | undefined {
   return undefined;
 }
 
-/** Properties of a schema, merged over allOf, so composition does not hide the shape. */
+/** Properties of a schema, merged over composition, so it does not hide the shape. */
 function shapeProperties(schema: JsonObject): JsonObject {
-  const merged: JsonObject = {};
-  const stack: unknown[] = [schema];
-  const seen = new Set<unknown>();
-  while (stack.length > 0) {
-    const node = stack.pop();
-    if (!isObject(node) || seen.has(node)) continue;
-    seen.add(node);
-    if (isObject(node.properties)) Object.assign(merged, node.properties);
-    stack.push(...asArray(node.allOf));
-  }
-  return merged;
+  return Object.fromEntries([...declaredProperties(schema, [])].map(([name, [property]]) => [name, property]));
 }
 
 /** The values the `type` property may take (enum or const), if it is pinned down. */
