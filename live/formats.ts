@@ -1,4 +1,4 @@
-import type { CheckResult, Report, Verdict } from './report.js';
+import type { CheckResult, Report, ReportTable, Verdict } from './report.js';
 
 export const FORMATS = ['text', 'json', 'junit', 'sarif', 'github-actions'] as const;
 export type Format = (typeof FORMATS)[number];
@@ -27,6 +27,7 @@ function text(report: Report, colour: boolean): string {
   for (const result of report.results) {
     lines.push(`${paint(result.verdict, result.verdict.toUpperCase().padEnd(4))}  ${result.code}  ${result.summary}`);
     for (const detail of result.details) lines.push(`        - ${detail}`);
+    for (const table of result.tables ?? []) lines.push(...tableLines(table, '        '));
     if (result.verdict === 'fail' || result.verdict === 'warn') {
       for (const evidence of result.evidence.slice(0, 5)) {
         const headers = Object.entries(evidence.headers).map(([name, value]) => `${name}: ${value}`).join('; ');
@@ -44,6 +45,13 @@ function text(report: Report, colour: boolean): string {
   }
   lines.push(`live: ${counts.pass} pass, ${counts.warn} warn, ${counts.fail} fail, ${counts.skip} skip; ${report.requests} requests in ${report.durationMs} ms`);
   return lines.join('\n');
+}
+
+/** A title, then the header and rows with each column as wide as its widest cell. */
+export function tableLines(table: ReportTable, indent: string): string[] {
+  const widths = table.columns.map((column, index) => Math.max(column.length, ...table.rows.map((row) => (row[index] ?? '').length)));
+  const line = (cells: string[]) => `${indent}  ${cells.map((cell, index) => cell.padEnd(widths[index] ?? 0)).join('  ')}`.trimEnd();
+  return [`${indent}${table.title}`, line(table.columns), ...table.rows.map(line)];
 }
 
 export function countVerdicts(results: CheckResult[]): Record<Verdict, number> {

@@ -18,6 +18,13 @@ export interface Evidence {
   error?: string;
 }
 
+/** Rows under named columns: the text report aligns them, a page renders the JSON as it is. */
+export interface ReportTable {
+  title: string;
+  columns: string[];
+  rows: string[][];
+}
+
 export interface CheckResult {
   code: string;
   verdict: Verdict;
@@ -25,6 +32,8 @@ export interface CheckResult {
   /** Why a check was skipped, or what failed, item by item. */
   details: string[];
   evidence: Evidence[];
+  /** What a check enumerated in full (the TLS check: per protocol, suites, groups, ...). */
+  tables?: ReportTable[];
 }
 
 export interface Report {

@@ -65,3 +65,47 @@ test('a certificate that does not verify: one-line error, exit 2', async () => {
   }
   expect(stderr.join('')).toMatch(/^adr-check: certificate of 127\.0\.0\.1:\d+ does not verify: .+\. Give its CA with --ca, or --insecure to skip the check\n$/);
 });
+
+test('the TLS check carries the full enumeration as tables: structured in JSON, aligned in text', async () => {
+  const json = JSON.parse((await report('json')).text) as { results: Array<{ code: string; tables?: Array<{ title: string; columns: string[]; rows: string[][] }> }> };
+  const tables = json.results.find((result) => result.code === '/core/transport/tls')?.tables ?? [];
+  expect(tables.map((table) => table.title.replace(/: verified.*/, ''))).toEqual([
+    'Protocols',
+    'TLSv1.3 cipher suites (server order)',
+    'TLSv1.2 cipher suites (server order)',
+    'Key exchange groups',
+    'Key exchange signatures',
+    'Certificate chain (the root is not graded)',
+    'Options',
+  ]);
+  expect(tables[0]?.columns).toEqual(['protocol', 'accepted', 'class', 'suite order', 'first probe']);
+  expect(tables[0]?.rows.map((row) => row.slice(0, 4))).toEqual([
+    ['TLSv1.3', 'accepted', 'Good', 'server order'],
+    ['TLSv1.2', 'accepted', 'Sufficient', 'server order'],
+    ['TLSv1.1', 'not accepted', 'Insufficient', ''],
+    ['TLSv1.0', 'not accepted', 'Insufficient', ''],
+    ['SSLv3', 'not accepted', 'Insufficient', ''],
+    ['SSLv2', 'not accepted', 'Insufficient', ''],
+  ]);
+  expect(tables[1]?.rows).toEqual([
+    ['TLS_AES_256_GCM_SHA384', '0x1302', 'Good'],
+    ['TLS_CHACHA20_POLY1305_SHA256', '0x1303', 'Good'],
+    ['TLS_AES_128_GCM_SHA256', '0x1301', 'Sufficient'],
+  ]);
+  expect(tables[5]?.title).toMatch(/: verified for the host name; leaf valid until \d{4}-/);
+  expect(tables[6]?.rows).toEqual([
+    ['no TLS compression', 'Good'],
+    ['secure renegotiation supported', 'Good'],
+    ['Extended Master Secret used', 'Good'],
+    ['client-initiated renegotiation refused', 'Good'],
+    ['no OCSP response stapled (optional)', 'Good'],
+  ]);
+  const text = (await report('text')).text;
+  expect(text).toContain([
+    '        TLSv1.3 cipher suites (server order)',
+    '          cipher suite                  code point  class',
+    '          TLS_AES_256_GCM_SHA384        0x1302      Good',
+    '          TLS_CHACHA20_POLY1305_SHA256  0x1303      Good',
+    '          TLS_AES_128_GCM_SHA256        0x1301      Sufficient',
+  ].join('\n'));
+}, 60000);

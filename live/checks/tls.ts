@@ -3,7 +3,7 @@ import { evidenceOf, worst, type CheckResult, type Evidence } from '../report.js
 import { probeTls, findingsOf, type ProbeResult } from '../tls/prober.js';
 import { gradeFindings, type TlsGrade } from '../tls/grading.js';
 import { IANA_CIPHER_SUITES } from '../tls/suites.js';
-import { enumerationLines, gradeSummary } from '../tls/summary.js';
+import { enumerationLines, gradeSummary, tlsTables } from '../tls/summary.js';
 
 const ACCEPTED_PROTOCOLS = new Set(['TLSv1.2', 'TLSv1.3']);
 
@@ -39,10 +39,11 @@ export const tls: LiveCheck = {
     if (context.options.insecure) return { code: this.code, verdict: 'skip', summary: 'not done: --insecure skips certificate checks', details, evidence };
     const gradeLines = probed === undefined ? [] : [...probed.grade.evidence, ...enumerationLines(probed.result)];
     const gradeNote = probed === undefined ? '' : `; ${gradeSummary(probed.result, probed.grade)}`;
-    if (details.length > 0) return { code: this.code, verdict: 'fail', summary: `transport security is not as the standard requires${gradeNote}`, details: [...details, ...gradeLines], evidence: [evidenceOf(root), ...evidence] };
+    const tables = probed === undefined ? {} : { tables: tlsTables(probed.result, probed.grade) };
+    if (details.length > 0) return { code: this.code, verdict: 'fail', summary: `transport security is not as the standard requires${gradeNote}`, details: [...details, ...gradeLines], evidence: [evidenceOf(root), ...evidence], ...tables };
     const plainNote = plain.status === undefined ? 'plain HTTP is closed' : `plain HTTP answers ${plain.status} without API content`;
     const verdict = worst(['pass', probed?.grade.verdict ?? 'pass']);
-    return { code: this.code, verdict, summary: `${info?.protocol ?? 'TLS'} with a valid certificate; ${plainNote}${gradeNote}`, details: gradeLines, evidence: [] };
+    return { code: this.code, verdict, summary: `${info?.protocol ?? 'TLS'} with a valid certificate; ${plainNote}${gradeNote}`, details: gradeLines, evidence: [], ...tables };
   },
 };
 
@@ -55,8 +56,8 @@ function plainHttpUrl(context: CheckContext, base: URL): string {
 }
 
 async function probeAndGrade(context: CheckContext, base: URL): Promise<{ result: ProbeResult; grade: TlsGrade }> {
-  const { timeoutMs, deadline, concurrency } = context.client.options;
+  const { timeoutMs, deadline, concurrency, ca } = context.client.options;
   const host = base.hostname.replace(/^\[|\]$/g, '');
-  const result = await probeTls({ host, port: base.port === '' ? 443 : Number(base.port), timeoutMs, deadline, concurrency });
+  const result = await probeTls({ host, port: base.port === '' ? 443 : Number(base.port), timeoutMs, deadline, concurrency, ...(ca === undefined ? {} : { ca }) });
   return { result, grade: gradeFindings(findingsOf(result), IANA_CIPHER_SUITES) };
 }

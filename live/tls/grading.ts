@@ -245,7 +245,7 @@ export interface TlsFindings {
   groups: number[];
   /** Finite-field groups seen in TLS 1.2 ServerKeyExchange messages, by prime. */
   dhGroups: Array<{ primeHex: string; generatorHex: string }>;
-  /** SignatureSchemes the server signed TLS 1.2 key exchanges with. */
+  /** SignatureSchemes the server signed TLS 1.2 key exchanges or TLS 1.3 CertificateVerify with. */
   signatureSchemes: number[];
   certificates: Array<{ subject: string; key: CertificateKey; signatureAlgorithm?: string }>;
   /** undefined when not determined; those options are then not graded. */
@@ -254,7 +254,15 @@ export interface TlsFindings {
   extendedMasterSecret?: boolean;
   /** Where Phase out suites are accepted: did the server pick the better suite offered after them? */
   prefersStrongSuites?: boolean;
+  /** Client-initiated renegotiations completed on one connection (at most RENEGOTIATION_LIMIT + 1 are tried). */
+  clientRenegotiations?: number;
+  ocspStapled?: boolean;
+  /** Why a stapled OCSP response is not valid. */
+  ocspProblem?: string;
 }
+
+/** Guideline "Other options": client-initiated renegotiation allowed more often than this is Phase out. */
+export const RENEGOTIATION_LIMIT = 10;
 
 export interface GradedItem {
   kind: 'protocol' | 'cipher suite' | 'key exchange group' | 'signature hash' | 'certificate' | 'option';
@@ -314,11 +322,26 @@ function optionItems(findings: TlsFindings): GradedItem[] {
   if (findings.extendedMasterSecret !== undefined) items.push({ kind: 'option', item: findings.extendedMasterSecret ? 'Extended Master Secret used' : 'Extended Master Secret (RFC 7627) not supported', class: findings.extendedMasterSecret ? 'good' : 'insufficient' });
   // The guideline words the order rule as a requirement without its own class; a server that
   // prefers a Phase out suite over a Sufficient one is graded as Phase out, not beyond it.
+  if (findings.clientRenegotiations !== undefined) items.push(renegotiationItem(findings.clientRenegotiations));
+  if (findings.ocspStapled !== undefined) items.push(ocspItem(findings.ocspStapled, findings.ocspProblem));
   if (findings.prefersStrongSuites !== undefined) items.push({ kind: 'option', item: findings.prefersStrongSuites ? 'server prefers Good/Sufficient suites over Phase out ones' : 'server picks a Phase out suite over a Sufficient one offered', class: findings.prefersStrongSuites ? 'good' : 'phase-out' });
   return items;
 }
 
-function describeKey(key: CertificateKey): string {
+function renegotiationItem(accepted: number): GradedItem {
+  if (accepted === 0) return { kind: 'option', item: 'client-initiated renegotiation refused', class: 'good' };
+  if (accepted <= RENEGOTIATION_LIMIT) return { kind: 'option', item: `client-initiated renegotiation allowed (${accepted} times, then refused)`, class: 'sufficient' };
+  return { kind: 'option', item: `client-initiated renegotiation allowed more than ${RENEGOTIATION_LIMIT} times`, class: 'phase-out' };
+}
+
+/** Stapling is optional and informational; only a stapled response that is not valid counts against. */
+function ocspItem(stapled: boolean, problem: string | undefined): GradedItem {
+  if (!stapled) return { kind: 'option', item: 'no OCSP response stapled (optional)', class: 'good' };
+  if (problem !== undefined) return { kind: 'option', item: `stapled OCSP response not valid: ${problem}`, class: 'insufficient' };
+  return { kind: 'option', item: 'valid OCSP response stapled', class: 'good' };
+}
+
+export function describeKey(key: CertificateKey): string {
   if (key.type === 'rsa') return `RSA ${key.bits ?? '?'} bits`;
   if (key.type === 'ec') return `EC ${key.curve ?? 'unknown curve'}`;
   return key.type;

@@ -1,11 +1,12 @@
 import net from 'node:net';
-import tls from 'node:tls';
 import { X509Certificate } from 'node:crypto';
 import { buildClientHello, buildSsl2ClientHello, ALL_SIGNATURE_SCHEMES, X25519, type ClientHelloOptions } from './client-hello.js';
 import { parseFlight, type Flight, type ParseGoal } from './server-hello.js';
 import { IANA_CIPHER_SUITES } from './suites.js';
 import { GROUPS, PROTOCOLS, gradeSuite, type CertificateKey, type ProtocolName, type TlsFindings } from './grading.js';
 import { describeCertificate } from './certificate.js';
+import { clientRenegotiation, fullHandshake, tls13SignatureSchemes, type FullHandshake, type RenegotiationResult } from './handshake.js';
+import { judgeOcspStapling, type OcspStapling } from './ocsp.js';
 
 export interface ProbeOptions {
   host: string;
@@ -18,6 +19,8 @@ export interface ProbeOptions {
   deadline: number;
   /** Sockets open at once. */
   concurrency: number;
+  /** Extra trusted CA (PEM), as the HTTP client takes it: for chain verification and OCSP issuers. */
+  ca?: string;
 }
 
 /** What one probe connection ended with; everything but a flight is a per-probe failure to report. */
@@ -35,11 +38,19 @@ export interface ProtocolResult {
 }
 
 /** What grading needs, per protocol where the prober knows more than the grade uses. */
-export interface ProbeResult extends Omit<TlsFindings, 'protocols' | 'suites' | 'groups'> {
+export interface ProbeResult extends Omit<TlsFindings, 'protocols' | 'suites' | 'groups' | 'clientRenegotiations' | 'ocspStapled' | 'ocspProblem'> {
   target: string;
   protocols: ProtocolResult[];
   /** Groups per protocol: TLS 1.3 via key_share/HelloRetryRequest, TLS 1.2 via ServerKeyExchange. */
   groups: { 'TLSv1.3': number[]; 'TLSv1.2': number[] };
+  /** TLS 1.3 CertificateVerify schemes the server completes a handshake with (signatureSchemes is TLS 1.2). */
+  tls13SignatureSchemes: number[];
+  /** Client-initiated renegotiation on one TLS 1.2-or-lower connection; absent when not determined. */
+  renegotiation?: RenegotiationResult;
+  /** The stapled OCSP response, judged; absent when no full handshake succeeded. */
+  ocsp?: OcspStapling;
+  /** Node's verdict on the chain (trust store plus --ca, host name), for the report: the HTTP check grades it. */
+  chainVerification?: { authorized: boolean; error?: string; protocol: string; notAfter?: string };
   /** Probes that ended without a usable answer and what was not determined. */
   notes: string[];
   connections: number;
@@ -332,34 +343,52 @@ async function strongSuitePreference(prober: Prober, protocol: ProtocolName | un
   return picked === undefined ? undefined : picked === better;
 }
 
-/** The chain of a TLS 1.3-only server is encrypted: Node's TLS completes the handshake for it. */
-function chainViaNodeTls(options: ProbeOptions): Promise<ProbeResult['certificates']> {
-  return new Promise((resolve) => {
-    const remaining = Math.min(options.timeoutMs, options.deadline - Date.now());
-    if (remaining <= 0) return resolve([]);
-    const servername = options.serverName ?? (/[a-z]/i.test(options.host) ? options.host : undefined);
-    // Trust is judged by the HTTP check; here only the keys and signatures of the chain are graded.
-    const socket = tls.connect({ host: options.host, port: options.port, ...(servername === undefined ? {} : { servername }), rejectUnauthorized: false });
-    const timer = setTimeout(() => done([]), remaining);
-    function done(result: ProbeResult['certificates']): void {
-      clearTimeout(timer);
-      socket.destroy();
-      resolve(result);
-    }
-    socket.once('secureConnect', () => {
-      const chain: ProbeResult['certificates'] = [];
-      let certificate: tls.DetailedPeerCertificate | undefined = socket.getPeerCertificate(true);
-      const seen = new Set<string>();
-      while (certificate?.raw !== undefined && !seen.has(certificate.fingerprint256)) {
-        seen.add(certificate.fingerprint256);
-        const [described] = describeDer(undefined, certificate.raw);
-        if (described !== undefined && (chain.length === 0 || !described.selfSigned)) chain.push({ subject: described.subject, key: described.key, ...(described.signatureAlgorithm === undefined ? {} : { signatureAlgorithm: described.signatureAlgorithm }) });
-        certificate = certificate.issuerCertificate;
-      }
-      done(chain);
-    });
-    socket.once('error', () => done([]));
+/** Guideline "client-initiated renegotiation": only where TLS 1.2 or lower is accepted. */
+async function renegotiation(prober: Prober, legacyAccepted: boolean): Promise<RenegotiationResult | undefined> {
+  if (!legacyAccepted) return undefined;
+  prober.connections += 1;
+  const result = await prober.limiter.run(() => clientRenegotiation(prober.options));
+  if ('failure' in result) {
+    prober.notes.push(`client-initiated renegotiation not determined: ${result.failure}`);
+    return undefined;
+  }
+  return result;
+}
+
+async function tls13Signatures(prober: Prober, tls13Accepted: boolean): Promise<number[]> {
+  if (!tls13Accepted) return [];
+  return tls13SignatureSchemes(prober.options, <T>(task: () => Promise<T>) => {
+    prober.connections += 1;
+    return prober.limiter.run(task);
   });
+}
+
+/** One complete handshake with the best protocol: the chain as sent, Node's verdict on it, and OCSP. */
+async function completeHandshake(prober: Prober, anyAccepted: boolean): Promise<FullHandshake | undefined> {
+  if (!anyAccepted) return undefined;
+  prober.connections += 1;
+  const result = await prober.limiter.run(() => fullHandshake(prober.options, prober.options.ca));
+  if ('failure' in result) {
+    prober.notes.push(`full handshake (chain, OCSP stapling): ${result.failure}`);
+    return undefined;
+  }
+  return result;
+}
+
+function chainFrom(handshake: FullHandshake): ProbeResult['certificates'] {
+  return handshake.chain
+    .flatMap((der) => describeDer(undefined, der))
+    .filter((certificate, index) => index === 0 || !certificate.selfSigned)
+    .map(({ selfSigned: _selfSigned, ...certificate }) => certificate);
+}
+
+function notAfterOf(der: Buffer | undefined): string | undefined {
+  if (der === undefined) return undefined;
+  try {
+    return new Date(new X509Certificate(der).validTo).toISOString();
+  } catch {
+    return undefined;
+  }
 }
 
 /** Enumerates what the server accepts; protocols probed in parallel within the concurrency bound. */
@@ -379,7 +408,16 @@ export async function probeTls(options: ProbeOptions): Promise<ProbeResult> {
     strongSuitePreference(prober, bestLegacy?.protocol, legacySuites),
   ]);
   const anyAccepted = protocols.some((result) => result.accepted && result.protocol !== 'SSLv2');
-  const certificates = legacy.certificates !== undefined && legacy.certificates.length > 0 ? legacy.certificates : anyAccepted ? await chainViaNodeTls(options) : [];
+  const tlsLegacyAccepted = protocols.some((result) => result.accepted && (result.protocol === 'TLSv1.2' || result.protocol === 'TLSv1.1' || result.protocol === 'TLSv1.0'));
+  const [handshake, renegotiated, tls13Schemes] = await Promise.all([
+    completeHandshake(prober, anyAccepted),
+    renegotiation(prober, tlsLegacyAccepted),
+    tls13Signatures(prober, tls13?.accepted === true),
+  ]);
+  // A TLS 1.3-only server encrypts its chain: then the complete handshake is where it comes from.
+  const certificates = legacy.certificates !== undefined && legacy.certificates.length > 0 ? legacy.certificates : handshake === undefined ? [] : chainFrom(handshake);
+  const ocsp = handshake === undefined ? undefined : await judgeOcspStapling(handshake.ocspResponse, handshake.chain, options.ca === undefined ? [] : pemCertificates(options.ca));
+  const notAfter = notAfterOf(handshake?.chain[0]);
   for (const result of protocols) {
     if (!result.accepted && !/^alert|closed|SSLv2|ServerHello/.test(result.outcome)) prober.notes.push(`${result.protocol}: ${result.outcome}`);
   }
@@ -389,7 +427,11 @@ export async function probeTls(options: ProbeOptions): Promise<ProbeResult> {
     groups: { 'TLSv1.3': tls13Groups, 'TLSv1.2': keyExchange.groups },
     dhGroups: keyExchange.dhGroups,
     signatureSchemes: keyExchange.signatureSchemes,
+    tls13SignatureSchemes: tls13Schemes,
     certificates,
+    ...(renegotiated === undefined ? {} : { renegotiation: renegotiated }),
+    ...(ocsp === undefined ? {} : { ocsp }),
+    ...(handshake === undefined ? {} : { chainVerification: { authorized: handshake.authorized, protocol: handshake.protocol, ...(handshake.authorizationError === undefined ? {} : { error: handshake.authorizationError }), ...(notAfter === undefined ? {} : { notAfter }) } }),
     ...(legacy.compression === undefined ? {} : { compression: legacy.compression }),
     ...(legacy.secureRenegotiation === undefined ? {} : { secureRenegotiation: legacy.secureRenegotiation }),
     ...(legacy.extendedMasterSecret === undefined ? {} : { extendedMasterSecret: legacy.extendedMasterSecret }),
@@ -407,11 +449,18 @@ export function findingsOf(result: ProbeResult): TlsFindings {
     suites: [...new Set(result.protocols.flatMap((protocol) => protocol.suites))],
     groups: [...new Set([...result.groups['TLSv1.3'], ...result.groups['TLSv1.2']])],
     dhGroups: result.dhGroups,
-    signatureSchemes: result.signatureSchemes,
+    signatureSchemes: [...new Set([...result.signatureSchemes, ...result.tls13SignatureSchemes])],
     certificates: result.certificates,
+    ...(result.renegotiation === undefined ? {} : { clientRenegotiations: result.renegotiation.accepted }),
+    ...(result.ocsp === undefined ? {} : { ocspStapled: result.ocsp.stapled, ...(result.ocsp.problem === undefined ? {} : { ocspProblem: result.ocsp.problem }) }),
     ...(result.compression === undefined ? {} : { compression: result.compression }),
     ...(result.secureRenegotiation === undefined ? {} : { secureRenegotiation: result.secureRenegotiation }),
     ...(result.extendedMasterSecret === undefined ? {} : { extendedMasterSecret: result.extendedMasterSecret }),
     ...(result.prefersStrongSuites === undefined ? {} : { prefersStrongSuites: result.prefersStrongSuites }),
   };
+}
+
+/** The certificates of a PEM bundle, DER; what does not decode is left out. */
+function pemCertificates(pem: string): Buffer[] {
+  return [...pem.matchAll(/-----BEGIN CERTIFICATE-----([^-]+)-----END CERTIFICATE-----/g)].map((match) => Buffer.from((match[1] ?? '').replace(/\s/g, ''), 'base64'));
 }

@@ -1,24 +1,86 @@
 import type { ProbeResult } from './prober.js';
-import type { TlsGrade } from './grading.js';
-import { GROUPS, signatureSchemeName } from './grading.js';
+import type { ReportTable } from '../report.js';
+import { CLASS_LABEL, GROUPS, PROTOCOLS, gradeCertificateKey, gradeCertificateSignature, gradeDhPrime, gradeSignatureScheme, gradeSuite, describeKey, signatureSchemeName, type TlsClass, type TlsGrade } from './grading.js';
 import { IANA_CIPHER_SUITES } from './suites.js';
 
-const groupName = (code: number) => GROUPS.find((group) => group.code === code)?.name ?? `0x${code.toString(16).padStart(4, '0')}`;
+const hex = (code: number) => `0x${code.toString(16).padStart(4, '0')}`;
+const label = (tlsClass: TlsClass) => CLASS_LABEL[tlsClass];
+const groupOf = (code: number) => GROUPS.find((group) => group.code === code) ?? { name: hex(code), class: 'insufficient' as const };
 
-/** The enumeration as report lines: what was accepted, per protocol, then what was not determined. */
+/** What the report says besides the tables: the graded offenders, what was not determined, the cost. */
 export function enumerationLines(result: ProbeResult): string[] {
-  const lines = result.protocols
-    .filter((protocol) => protocol.accepted)
-    .map((protocol) => `${protocol.protocol}: ${protocol.suites.map((code) => IANA_CIPHER_SUITES.get(code) ?? `0x${code.toString(16)}`).join(', ') || 'accepted'}${protocol.preference === undefined ? '' : ` (${protocol.preference} order)`}`);
-  const refused = result.protocols.filter((protocol) => !protocol.accepted).map((protocol) => protocol.protocol);
-  if (refused.length > 0) lines.push(`not accepted: ${refused.join(', ')}`);
-  for (const [protocol, groups] of Object.entries(result.groups)) if (groups.length > 0) lines.push(`${protocol} groups: ${groups.map(groupName).join(', ')}`);
-  if (result.signatureSchemes.length > 0) lines.push(`TLSv1.2 key exchange signed with: ${result.signatureSchemes.map(signatureSchemeName).join(', ')}`);
-  return [...lines, ...result.notes.map((note) => `not determined: ${note}`), `${result.connections} connections in ${result.durationMs} ms`];
+  return [...result.notes.map((note) => `not determined: ${note}`), `${result.connections} connections in ${result.durationMs} ms`];
 }
 
 /** One line for a summary: the grade and the protocols it rests on. */
 export function gradeSummary(result: ProbeResult, grade: TlsGrade): string {
   const protocols = result.protocols.filter((protocol) => protocol.accepted).map((protocol) => protocol.protocol);
   return `NCSC grade ${grade.verdict} (${protocols.join(', ') || 'no protocol accepted'})`;
+}
+
+function protocolTable(result: ProbeResult): ReportTable {
+  const rows = PROTOCOLS.map(({ name, class: tlsClass }) => {
+    const probed = result.protocols.find((protocol) => protocol.protocol === name);
+    return [name, probed?.accepted === true ? 'accepted' : 'not accepted', label(tlsClass), probed?.preference === undefined ? '' : `${probed.preference} order`, probed?.outcome ?? 'not probed'];
+  });
+  return { title: 'Protocols', columns: ['protocol', 'accepted', 'class', 'suite order', 'first probe'], rows };
+}
+
+/** The full list per accepted protocol, in the order the server picked them. */
+function suiteTables(result: ProbeResult): ReportTable[] {
+  return result.protocols
+    .filter((protocol) => protocol.accepted && protocol.suites.length > 0)
+    .map((protocol) => ({
+      title: `${protocol.protocol} cipher suites${protocol.preference === undefined ? '' : ` (${protocol.preference} order)`}`,
+      columns: ['cipher suite', 'code point', 'class'],
+      rows: protocol.suites.map((code) => [IANA_CIPHER_SUITES.get(code) ?? `unassigned suite ${hex(code)}`, hex(code), label(gradeSuite(code))]),
+    }));
+}
+
+function keyExchangeTable(result: ProbeResult): ReportTable {
+  const rows = [
+    ...result.groups['TLSv1.3'].map((code) => [groupOf(code).name, 'TLSv1.3', label(groupOf(code).class)]),
+    ...result.groups['TLSv1.2'].map((code) => [groupOf(code).name, 'TLSv1.2 and lower (ECDHE)', label(groupOf(code).class)]),
+    ...result.dhGroups.map(({ primeHex, generatorHex }) => {
+      const graded = gradeDhPrime(primeHex, generatorHex);
+      return [graded.name, 'TLSv1.2 and lower (DHE)', label(graded.class)];
+    }),
+  ];
+  return { title: 'Key exchange groups', columns: ['group', 'protocol', 'class'], rows };
+}
+
+function signatureTable(result: ProbeResult): ReportTable {
+  const rows = [
+    ...result.tls13SignatureSchemes.map((code) => [signatureSchemeName(code), 'TLSv1.3 CertificateVerify', label(gradeSignatureScheme(code))]),
+    ...result.signatureSchemes.map((code) => [signatureSchemeName(code), 'TLSv1.2 ServerKeyExchange', label(gradeSignatureScheme(code))]),
+  ];
+  return { title: 'Key exchange signatures', columns: ['signature scheme', 'where', 'class'], rows };
+}
+
+/** Node's verification of the chain is reported here and graded by the check's HTTPS request. */
+function chainTitle(result: ProbeResult): string {
+  const verification = result.chainVerification;
+  if (verification === undefined) return 'Certificate chain (the root is not graded)';
+  const verified = verification.authorized ? 'verified for the host name' : `not verified: ${verification.error ?? 'unknown reason'}`;
+  return `Certificate chain (the root is not graded): ${verified}${verification.notAfter === undefined ? '' : `; leaf valid until ${verification.notAfter}`}`;
+}
+
+function certificateTable(result: ProbeResult): ReportTable {
+  const rows = result.certificates.map((certificate) => [
+    certificate.subject,
+    describeKey(certificate.key),
+    label(gradeCertificateKey(certificate.key)),
+    certificate.signatureAlgorithm ?? 'unknown',
+    certificate.signatureAlgorithm === undefined ? '' : label(gradeCertificateSignature(certificate.signatureAlgorithm)),
+  ]);
+  return { title: chainTitle(result), columns: ['certificate', 'key', 'key class', 'signature', 'signature class'], rows };
+}
+
+function optionTable(grade: TlsGrade): ReportTable {
+  return { title: 'Options', columns: ['option', 'class'], rows: grade.items.filter((item) => item.kind === 'option').map((item) => [item.item, label(item.class)]) };
+}
+
+/** The whole enumeration as tables, for the text report and for a page rendering the JSON one. */
+export function tlsTables(result: ProbeResult, grade: TlsGrade): ReportTable[] {
+  return [protocolTable(result), ...suiteTables(result), keyExchangeTable(result), signatureTable(result), certificateTable(result), optionTable(grade)].filter((table) => table.rows.length > 0);
 }

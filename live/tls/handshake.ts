@@ -1,0 +1,188 @@
+import tls from 'node:tls';
+import { ALERT_NAMES } from './server-hello.js';
+import { RENEGOTIATION_LIMIT, SIGNATURE_SCHEMES } from './grading.js';
+
+/**
+ * Probes that need a complete handshake, done with Node's `tls`: what a hand-built first flight
+ * cannot show (client-initiated renegotiation, an OCSP response the server staples, the chain of
+ * a TLS 1.3 server, which TLS 1.3 signature schemes the server signs its CertificateVerify with).
+ */
+export interface HandshakeTarget {
+  host: string;
+  port: number;
+  serverName?: string;
+  timeoutMs: number;
+  deadline: number;
+}
+
+/** How a full handshake ended: the open socket, or why there is none. */
+export type Connected = { socket: tls.TLSSocket } | { failure: string };
+
+/**
+ * OpenSSL's error strings name the source file and line; the report needs what the server did:
+ * the alert it sent, or OpenSSL's reason text.
+ */
+export function shortReason(message: string): string {
+  const alert = /alert number (\d+)/.exec(message);
+  if (alert !== null) return `alert ${ALERT_NAMES.get(Number(alert[1])) ?? alert[1]}`;
+  const reason = /:SSL routines:[^:]*:([^:]+):/.exec(message);
+  return reason?.[1] ?? message.trim();
+}
+
+/** SNI only for DNS names: RFC 6066 forbids IP addresses in server_name. */
+export function serverNameOf(target: HandshakeTarget): string | undefined {
+  return target.serverName ?? (/[a-z]/i.test(target.host) && !target.host.includes(':') ? target.host : undefined);
+}
+
+function remainingMs(target: HandshakeTarget): number {
+  return Math.min(target.timeoutMs, target.deadline - Date.now());
+}
+
+/**
+ * One handshake, bounded by the probe timeout. Trust is not required here: the HTTP check judges
+ * it; these probes read what the server does. The caller destroys the socket.
+ */
+export function connect(target: HandshakeTarget, options: tls.ConnectionOptions, prepare?: (socket: tls.TLSSocket) => void): Promise<Connected> {
+  const remaining = remainingMs(target);
+  if (remaining <= 0) return Promise.resolve({ failure: 'not probed: overall deadline passed' });
+  return new Promise((resolve) => {
+    let socket: tls.TLSSocket;
+    const servername = serverNameOf(target);
+    try {
+      socket = tls.connect({ host: target.host, port: target.port, ...(servername === undefined ? {} : { servername }), rejectUnauthorized: false, ...options });
+    } catch (error) {
+      // Node rejects option values its OpenSSL does not know (a sigalg name, say) synchronously.
+      resolve({ failure: `not offered by this Node/OpenSSL: ${(error as Error).message}` });
+      return;
+    }
+    prepare?.(socket);
+    const timer = setTimeout(() => settle({ failure: 'no answer within the timeout' }), remaining);
+    function settle(outcome: Connected): void {
+      clearTimeout(timer);
+      socket.off('error', onError);
+      socket.off('close', onClose);
+      if ('failure' in outcome) socket.destroy();
+      resolve(outcome);
+    }
+    const onError = (error: NodeJS.ErrnoException) => settle({ failure: error.code === 'ECONNRESET' ? 'connection reset' : shortReason(error.message) });
+    const onClose = () => settle({ failure: 'connection closed during the handshake' });
+    socket.once('secureConnect', () => settle({ socket }));
+    socket.once('error', onError);
+    socket.once('close', onClose);
+  });
+}
+
+
+export interface RenegotiationResult {
+  /** Client-initiated renegotiations the server completed on one connection, at most LIMIT + 1. */
+  accepted: number;
+  /** How the attempt after the last accepted one ended (absent when the limit was passed). */
+  refusal?: string;
+}
+
+/** One renegotiation on an open TLS 1.2 socket: true when the server completed it. */
+function renegotiateOnce(socket: tls.TLSSocket, timeoutMs: number): Promise<true | string> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => finish('no answer within the timeout'), timeoutMs);
+    const onError = (error: NodeJS.ErrnoException) => finish(error.code === 'ECONNRESET' ? 'connection reset' : shortReason(error.message));
+    const onClose = () => finish('connection closed');
+    function finish(result: true | string): void {
+      clearTimeout(timer);
+      socket.off('error', onError);
+      socket.off('close', onClose);
+      resolve(result);
+    }
+    socket.once('error', onError);
+    socket.once('close', onClose);
+    const started = socket.renegotiate({ rejectUnauthorized: false }, (error) => finish(error === null ? true : shortReason(error.message)));
+    if (!started) finish('the connection ended before renegotiation could start');
+  });
+}
+
+/**
+ * Renegotiates one TLS 1.2-or-lower connection up to LIMIT + 1 times; undefined when no such
+ * connection could be made. TLS 1.3 has no renegotiation, so the connection is capped at 1.2.
+ */
+export async function clientRenegotiation(target: HandshakeTarget): Promise<RenegotiationResult | { failure: string }> {
+  const connected = await connect(target, { minVersion: 'TLSv1', maxVersion: 'TLSv1.2', ciphers: 'ALL:@SECLEVEL=0' });
+  if ('failure' in connected) return connected;
+  const { socket } = connected;
+  try {
+    for (let accepted = 0; accepted <= RENEGOTIATION_LIMIT; accepted += 1) {
+      const remaining = remainingMs(target);
+      if (remaining <= 0) return { accepted, refusal: 'overall deadline passed' };
+      const outcome = await renegotiateOnce(socket, remaining);
+      if (outcome !== true) return { accepted, refusal: outcome };
+    }
+    return { accepted: RENEGOTIATION_LIMIT + 1 };
+  } finally {
+    socket.destroy();
+  }
+}
+
+/** What a full handshake with the best protocol shows: the chain and the stapled OCSP response. */
+export interface FullHandshake {
+  protocol: string;
+  /** DER certificates as sent, leaf first. */
+  chain: Buffer[];
+  /** Whether Node's verification (trust store plus --ca, host name) accepted the chain, and why not. */
+  authorized: boolean;
+  authorizationError?: string;
+  /** The stapled OCSP response, DER; undefined when the server staples none. */
+  ocspResponse?: Buffer;
+}
+
+/** The chain as sent: Node links each certificate to its issuer; a self-signed root ends it. */
+function chainOf(socket: tls.TLSSocket): Buffer[] {
+  const chain: Buffer[] = [];
+  const seen = new Set<string>();
+  let certificate: tls.DetailedPeerCertificate | undefined = socket.getPeerCertificate(true);
+  while (certificate?.raw !== undefined && !seen.has(certificate.fingerprint256)) {
+    seen.add(certificate.fingerprint256);
+    chain.push(certificate.raw);
+    certificate = certificate.issuerCertificate;
+  }
+  return chain;
+}
+
+export async function fullHandshake(target: HandshakeTarget, ca?: string): Promise<FullHandshake | { failure: string }> {
+  let ocspResponse: Buffer | undefined;
+  // tls.connect passes requestOCSP on to the TLSSocket; @types/node lists it only there.
+  const options: tls.ConnectionOptions & Pick<tls.TLSSocketOptions, 'requestOCSP'> = { requestOCSP: true, minVersion: 'TLSv1', ciphers: 'ALL:@SECLEVEL=0', ...(ca === undefined ? {} : { ca: [...tls.rootCertificates, ca] }) };
+  // Node emits OCSPResponse (null when nothing is stapled) before secureConnect.
+  const connected = await connect(target, options, (socket) => socket.once('OCSPResponse', (response: Buffer | null) => (ocspResponse = response ?? undefined)));
+  if ('failure' in connected) return connected;
+  const { socket } = connected;
+  try {
+    return {
+      protocol: socket.getProtocol() ?? 'unknown',
+      chain: chainOf(socket),
+      authorized: socket.authorized,
+      ...(socket.authorizationError === undefined || socket.authorizationError === null ? {} : { authorizationError: String(socket.authorizationError) }),
+      ...(ocspResponse === undefined ? {} : { ocspResponse }),
+    };
+  } finally {
+    socket.destroy();
+  }
+}
+
+/**
+ * TLS 1.3 CertificateVerify schemes (RFC 8446 4.2.3; SHA-1 and PKCS#1 are not allowed there).
+ * OpenSSL takes the RFC names in `sigalgs`.
+ */
+const TLS13_SIGNATURE_SCHEMES: readonly number[] = [0x0403, 0x0503, 0x0603, 0x0804, 0x0805, 0x0806, 0x0807, 0x0808, 0x0809, 0x080a, 0x080b];
+
+/**
+ * The TLS 1.3 signature schemes the server completes a handshake with, one handshake per scheme
+ * offered alone: the CertificateVerify is encrypted, so the scheme cannot be read off the wire.
+ * `run` bounds the connections in flight.
+ */
+export async function tls13SignatureSchemes(target: HandshakeTarget, run: <T>(task: () => Promise<T>) => Promise<T>): Promise<number[]> {
+  const outcomes = await Promise.all(TLS13_SIGNATURE_SCHEMES.map((code) => run(async () => {
+    const connected = await connect(target, { minVersion: 'TLSv1.3', sigalgs: SIGNATURE_SCHEMES.get(code) ?? '' });
+    if ('failure' in connected) return undefined;
+    connected.socket.destroy();
+    return code;
+  })));
+  return outcomes.filter((code): code is number => code !== undefined);
+}
