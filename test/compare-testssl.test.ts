@@ -1,4 +1,4 @@
-import { compare, parseTestssl, type Enumeration } from '../tools/compare-testssl.js';
+import { compare, parseTestssl, summaryTable, type Enumeration } from '../tools/compare-testssl.js';
 
 const TESTSSL_JSON = [
   { id: 'SSLv3', finding: 'not offered' },
@@ -23,4 +23,16 @@ test('agreement and each disagreement are counted, the suite named by IANA', () 
   const result = compare(missing, theirs);
   expect(result.disagreements).toBe(3);
   expect(result.lines).toContain('    x    TLS_AES_256_GCM_SHA384   <- DIFFERS');
+});
+
+test('the --profiles summary: agreement, both times and the ratio per profile', () => {
+  expect(summaryTable([
+    { label: 'nginx modern', disagreements: 0, oursSeconds: 0.25, testsslSeconds: 20.5 },
+    { label: 'nginx legacy', disagreements: 2, oursSeconds: 0.1, testsslSeconds: 27 },
+  ])).toEqual([
+    '| profile | agree | prober | testssl.sh | ratio |',
+    '| --- | --- | --- | --- | --- |',
+    '| nginx modern | yes | 0.25 s | 20.5 s | 82x |',
+    '| nginx legacy | no (2) | 0.10 s | 27.0 s | 270x |',
+  ]);
 });

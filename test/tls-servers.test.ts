@@ -1,10 +1,10 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { probeTls, findingsOf, type ProbeResult } from '../live/tls/prober.js';
-import { gradeFindings, type TlsGrade } from '../live/tls/grading.js';
-import { IANA_CIPHER_SUITES } from '../live/tls/suites.js';
+import { generateCertificate } from '../tools/tls-profiles.js';
+import { startSServer, stopSServers } from './support/openssl-server.js';
+import { GROUP, acceptedProtocols as accepted, probeAndGrade as probe, suitesOf } from './tls-probe.js';
 
 /**
  * The prober against Debian's `openssl s_server` on loopback, one profile per test, with exact
@@ -15,60 +15,28 @@ const OPENSSL = spawnSync('openssl', ['version'], { encoding: 'utf8' });
 const OPENSSL_MISSING = OPENSSL.error !== undefined || OPENSSL.status !== 0;
 
 let directory = '';
-const servers: ChildProcess[] = [];
-
-function generate(name: string, keyArguments: string[]): void {
-  const result = spawnSync('openssl', ['req', '-x509', ...keyArguments, '-nodes', '-keyout', path.join(directory, `${name}.key`), '-out', path.join(directory, `${name}.pem`), '-days', '2', '-subj', '/CN=localhost'], { encoding: 'utf8' });
-  if (result.status !== 0) throw new Error(`openssl req for ${name} failed: ${result.stderr}`);
-}
 
 beforeAll(() => {
   if (OPENSSL_MISSING) return;
   directory = mkdtempSync(path.join(tmpdir(), 'tls-servers-'));
-  generate('ec', ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256']);
-  generate('rsa3072', ['-newkey', 'rsa:3072']);
-  generate('rsa2048', ['-newkey', 'rsa:2048']);
+  generateCertificate(directory, 'ec', ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256']);
+  generateCertificate(directory, 'rsa3072', ['-newkey', 'rsa:3072']);
+  generateCertificate(directory, 'rsa2048', ['-newkey', 'rsa:2048']);
 });
 
 afterAll(() => {
-  for (const server of servers) server.kill();
+  stopSServers();
   if (directory !== '') rmSync(directory, { recursive: true, force: true });
 });
 
-/** Starts s_server on an ephemeral loopback port; its "ACCEPT host:port" line says which. */
 function startServer(cert: string, serverArguments: string[]): Promise<number> {
   if (OPENSSL_MISSING) return Promise.reject(new Error('openssl not found on PATH: install it (apt-get install -y openssl)'));
-  const child = spawn('openssl', ['s_server', '-accept', '127.0.0.1:0', '-cert', path.join(directory, `${cert}.pem`), '-key', path.join(directory, `${cert}.key`), ...serverArguments], { stdio: ['pipe', 'pipe', 'pipe'] });
-  servers.push(child);
-  return new Promise((resolve, reject) => {
-    let output = '';
-    const timer = setTimeout(() => reject(new Error(`s_server did not start: ${output}`)), 5000);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString('utf8');
-      const match = /ACCEPT \S*:(\d+)/.exec(output);
-      if (match !== null) {
-        clearTimeout(timer);
-        resolve(Number(match[1]));
-      }
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`s_server exited with ${code}: ${output}`)));
-    child.once('error', (error) => reject(new Error(`s_server did not start: ${error.message}`)));
-  });
+  return startSServer(['-cert', path.join(directory, `${cert}.pem`), '-key', path.join(directory, `${cert}.key`), ...serverArguments]);
 }
 
-async function probe(port: number): Promise<{ result: ProbeResult; grade: TlsGrade }> {
-  const result = await probeTls({ host: '127.0.0.1', port, timeoutMs: 3000, deadline: Date.now() + 20000, concurrency: 8 });
-  return { result, grade: gradeFindings(findingsOf(result), IANA_CIPHER_SUITES) };
-}
-
-const names = (codes: number[]) => codes.map((code) => IANA_CIPHER_SUITES.get(code) ?? code.toString(16));
-const accepted = (result: ProbeResult) => result.protocols.filter((protocol) => protocol.accepted).map((protocol) => protocol.protocol);
-const suitesOf = (result: ProbeResult, protocol: string) => names(result.protocols.find((entry) => entry.protocol === protocol)?.suites ?? []);
-const X25519 = 0x001d;
-const P256 = 0x0017;
-const P384 = 0x0018;
+const X25519 = GROUP.x25519;
+const P256 = GROUP.secp256r1;
+const P384 = GROUP.secp384r1;
 
 test('openssl is installed (CI installs it; these tests never skip)', () => {
   expect(OPENSSL_MISSING ? 'openssl not found on PATH: install it (apt-get install -y openssl)' : 'present').toBe('present');
