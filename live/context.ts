@@ -9,7 +9,12 @@ export interface CheckOptions {
   allowedOrigin?: string;
   /** Port where plain HTTP would be served on the same host. */
   plainHttpPort: number;
+  /** The TLS enumeration's own budget, within the run's deadline; default TLS_DEADLINE_MS. */
+  tlsDeadlineMs?: number;
 }
+
+/** A slow server must not spend the whole run on TLS probes: about 200 handshakes fit easily. */
+export const TLS_DEADLINE_MS = 20_000;
 
 export interface CheckContext {
   client: HttpClient;

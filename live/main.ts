@@ -3,8 +3,9 @@ import { parseArgs } from 'node:util';
 import { FORMATS, render, type Format } from './formats.js';
 import { redact, type Report } from './report.js';
 import { runChecks, TargetError, type RunOptions } from './run.js';
+import { TLS_DEADLINE_MS } from './context.js';
 
-const USAGE = 'usage: adr-check <base-url> [--format text|json|junit|sarif|github-actions] [--fail-on error|warn] [--header "Name: value"]... [--ca file] [--insecure] [--unsafe] [--path /p]... [--cors-origin origin] [--plain-http-port n] [--timeout ms] [--deadline s] [--max-requests n] [--max-body bytes] [--concurrency n] [--output file]';
+const USAGE = 'usage: adr-check <base-url> [--format text|json|junit|sarif|github-actions] [--fail-on error|warn] [--header "Name: value"]... [--ca file] [--insecure] [--unsafe] [--path /p]... [--cors-origin origin] [--plain-http-port n] [--timeout ms] [--deadline s] [--tls-deadline s] [--max-requests n] [--max-body bytes] [--concurrency n] [--output file]';
 
 class UsageError extends Error {}
 
@@ -33,6 +34,7 @@ function parse(argv: string[], environment: NodeJS.ProcessEnv): Cli {
       'plain-http-port': { type: 'string', default: '80' },
       timeout: { type: 'string', default: '5000' },
       deadline: { type: 'string', default: '60' },
+      'tls-deadline': { type: 'string', default: String(TLS_DEADLINE_MS / 1000) },
       'max-requests': { type: 'string', default: '300' },
       'max-body': { type: 'string', default: '5000000' },
       concurrency: { type: 'string', default: '8' },
@@ -66,7 +68,7 @@ function parse(argv: string[], environment: NodeJS.ProcessEnv): Cli {
         maxBodyBytes: positiveNumber('max-body', values['max-body']),
         concurrency: positiveNumber('concurrency', values.concurrency),
       },
-      checks: { unsafe: values.unsafe, insecure: values.insecure, allowedOrigin: values['cors-origin'], plainHttpPort: positiveNumber('plain-http-port', values['plain-http-port']) },
+      checks: { unsafe: values.unsafe, insecure: values.insecure, allowedOrigin: values['cors-origin'], plainHttpPort: positiveNumber('plain-http-port', values['plain-http-port']), tlsDeadlineMs: positiveNumber('tls-deadline', values['tls-deadline']) * 1000 },
       extraPaths: values.path,
     },
   };

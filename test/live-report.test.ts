@@ -109,3 +109,13 @@ test('the TLS check carries the full enumeration as tables: structured in JSON, 
     '          TLS_AES_128_GCM_SHA256        0x1301      Sufficient',
   ].join('\n'));
 }, 60000);
+
+test('--tls-deadline bounds the TLS enumeration on its own; what it could not determine makes the check warn, not pass', async () => {
+  const { code, text } = await report('json', ['--tls-deadline', '0.001']);
+  expect(code).toBe(0);
+  const tlsResult = (JSON.parse(text) as { results: Array<{ code: string; verdict: string; summary: string; details: string[] }> }).results.find((result) => result.code === '/core/transport/tls');
+  expect(tlsResult?.verdict).toBe('warn');
+  expect(tlsResult?.summary).toMatch(/; enumeration incomplete \(\d+ item\(s\) not determined\)$/);
+  expect(tlsResult?.details).toContain('not determined: TLSv1.3: not probed: overall deadline passed');
+  expect((await main(['https://127.0.0.1:1/v1', '--tls-deadline', 'soon'], {}))).toBe(2);
+}, 60000);

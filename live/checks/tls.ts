@@ -1,4 +1,4 @@
-import type { CheckContext, LiveCheck } from '../context.js';
+import { TLS_DEADLINE_MS, type CheckContext, type LiveCheck } from '../context.js';
 import { evidenceOf, worst, type CheckResult, type Evidence } from '../report.js';
 import { probeTls, findingsOf, type ProbeResult } from '../tls/prober.js';
 import { gradeFindings, type TlsGrade } from '../tls/grading.js';
@@ -42,8 +42,11 @@ export const tls: LiveCheck = {
     const tables = probed === undefined ? {} : { tables: tlsTables(probed.result, probed.grade) };
     if (details.length > 0) return { code: this.code, verdict: 'fail', summary: `transport security is not as the standard requires${gradeNote}`, details: [...details, ...gradeLines], evidence: [evidenceOf(root), ...evidence], ...tables };
     const plainNote = plain.status === undefined ? 'plain HTTP is closed' : `plain HTTP answers ${plain.status} without API content`;
-    const verdict = worst(['pass', probed?.grade.verdict ?? 'pass']);
-    return { code: this.code, verdict, summary: `${info?.protocol ?? 'TLS'} with a valid certificate; ${plainNote}${gradeNote}`, details: gradeLines, evidence: [], ...tables };
+    // A grade over what could be enumerated is not a pass for what could not: incomplete warns.
+    const incomplete = probed !== undefined && probed.result.notes.length > 0;
+    const verdict = worst(['pass', probed?.grade.verdict ?? 'pass', incomplete ? 'warn' : 'pass']);
+    const incompleteNote = incomplete ? `; enumeration incomplete (${probed.result.notes.length} item(s) not determined)` : '';
+    return { code: this.code, verdict, summary: `${info?.protocol ?? 'TLS'} with a valid certificate; ${plainNote}${gradeNote}${incompleteNote}`, details: gradeLines, evidence: [], ...tables };
   },
 };
 
@@ -56,8 +59,9 @@ function plainHttpUrl(context: CheckContext, base: URL): string {
 }
 
 async function probeAndGrade(context: CheckContext, base: URL): Promise<{ result: ProbeResult; grade: TlsGrade }> {
-  const { timeoutMs, deadline, concurrency, ca } = context.client.options;
+  const { timeoutMs, deadline: runDeadline, concurrency, ca } = context.client.options;
   const host = base.hostname.replace(/^\[|\]$/g, '');
+  const deadline = Math.min(runDeadline, Date.now() + (context.options.tlsDeadlineMs ?? TLS_DEADLINE_MS));
   const result = await probeTls({ host, port: base.port === '' ? 443 : Number(base.port), timeoutMs, deadline, concurrency, ...(ca === undefined ? {} : { ca }) });
   return { result, grade: gradeFindings(findingsOf(result), IANA_CIPHER_SUITES) };
 }
