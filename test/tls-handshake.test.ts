@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { TlsGrade } from '../live/tls/grading.js';
 import { judgeOcspStapling } from '../live/tls/ocsp.js';
+import { shortReason } from '../live/tls/handshake.js';
 import { probeAndGrade as probe } from './tls-probe.js';
 import { generateCertificate } from '../tools/tls-profiles.js';
 import { issueLeaf, ocspResponseFor, startSServer, stopSServers, strangerCertificate, type Pki } from './support/openssl-server.js';
@@ -125,4 +126,11 @@ test('TLS 1.3 signature schemes: an RSA key signs with the three RSA-PSS (rsae) 
   const rsaServer = (extra: string[]) => startSServer(['-cert', rsa.certificate, '-key', rsa.key, '-tls1_3', ...extra]);
   expect((await probe(await rsaServer([]))).result.tls13SignatureSchemes).toEqual([0x0804, 0x0805, 0x0806]);
   expect((await probe(await rsaServer(['-sigalgs', 'rsa_pss_rsae_sha256:rsa_pss_rsae_sha512']))).result.tls13SignatureSchemes).toEqual([0x0804, 0x0806]);
+});
+
+test("OpenSSL's error strings are reported as what the server did, without thread ids and source paths", () => {
+  expect(shortReason('801CA332517F0000:error:0A000410:SSL routines:ssl3_read_bytes:sslv3 alert handshake failure:../deps/openssl/openssl/ssl/record/rec_layer_s3.c:1601:SSL alert number 40\n')).toBe('alert handshake_failure');
+  expect(shortReason('80ECE1974B7F0000:error:0A000153:SSL routines:ssl3_read_bytes:no renegotiation:../deps/openssl/openssl/ssl/record/rec_layer_s3.c:1617:\n')).toBe('no renegotiation');
+  expect(shortReason('80DCABBD3F7F0000:error:02000085:rsa routines:RSA_verify_PKCS1_PSS_mgf1:first octet invalid:../deps/openssl/openssl/crypto/rsa/rsa_pss.c:76:\n')).toBe('first octet invalid');
+  expect(shortReason('socket hang up')).toBe('socket hang up');
 });

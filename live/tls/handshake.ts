@@ -1,3 +1,4 @@
+import { constants } from 'node:crypto';
 import tls from 'node:tls';
 import { ALERT_NAMES } from './server-hello.js';
 import { RENEGOTIATION_LIMIT, SIGNATURE_SCHEMES } from './grading.js';
@@ -25,7 +26,7 @@ export type Connected = { socket: tls.TLSSocket } | { failure: string };
 export function shortReason(message: string): string {
   const alert = /alert number (\d+)/.exec(message);
   if (alert !== null) return `alert ${ALERT_NAMES.get(Number(alert[1])) ?? alert[1]}`;
-  const reason = /:SSL routines:[^:]*:([^:]+):/.exec(message);
+  const reason = /:[^:]* routines:[^:]*:([^:]+):/.exec(message);
   return reason?.[1] ?? message.trim();
 }
 
@@ -100,11 +101,18 @@ function renegotiateOnce(socket: tls.TLSSocket, timeoutMs: number): Promise<true
 }
 
 /**
+ * OpenSSL 3's client refuses a server without RFC 5746 (no renegotiation_info) by default; these
+ * flags let the probes connect and renegotiate anyway, so that exactly such a server (insecure
+ * renegotiation) is measured instead of left undetermined.
+ */
+const ALLOW_LEGACY_SERVERS = constants.SSL_OP_LEGACY_SERVER_CONNECT | constants.SSL_OP_ALLOW_UNSAFE_LEGACY_RENEGOTIATION;
+
+/**
  * Renegotiates one TLS 1.2-or-lower connection up to LIMIT + 1 times; undefined when no such
  * connection could be made. TLS 1.3 has no renegotiation, so the connection is capped at 1.2.
  */
 export async function clientRenegotiation(target: HandshakeTarget): Promise<RenegotiationResult | { failure: string }> {
-  const connected = await connect(target, { minVersion: 'TLSv1', maxVersion: 'TLSv1.2', ciphers: 'ALL:@SECLEVEL=0' });
+  const connected = await connect(target, { minVersion: 'TLSv1', maxVersion: 'TLSv1.2', ciphers: 'ALL:@SECLEVEL=0', secureOptions: ALLOW_LEGACY_SERVERS });
   if ('failure' in connected) return connected;
   const { socket } = connected;
   try {
@@ -148,7 +156,7 @@ function chainOf(socket: tls.TLSSocket): Buffer[] {
 export async function fullHandshake(target: HandshakeTarget, ca?: string): Promise<FullHandshake | { failure: string }> {
   let ocspResponse: Buffer | undefined;
   // tls.connect passes requestOCSP on to the TLSSocket; @types/node lists it only there.
-  const options: tls.ConnectionOptions & Pick<tls.TLSSocketOptions, 'requestOCSP'> = { requestOCSP: true, minVersion: 'TLSv1', ciphers: 'ALL:@SECLEVEL=0', ...(ca === undefined ? {} : { ca: [...tls.rootCertificates, ca] }) };
+  const options: tls.ConnectionOptions & Pick<tls.TLSSocketOptions, 'requestOCSP'> = { requestOCSP: true, minVersion: 'TLSv1', ciphers: 'ALL:@SECLEVEL=0', secureOptions: ALLOW_LEGACY_SERVERS, ...(ca === undefined ? {} : { ca: [...tls.rootCertificates, ca] }) };
   // Node emits OCSPResponse (null when nothing is stapled) before secureConnect.
   const connected = await connect(target, options, (socket) => socket.once('OCSPResponse', (response: Buffer | null) => (ocspResponse = response ?? undefined)));
   if ('failure' in connected) return connected;

@@ -58,7 +58,7 @@ export const ALERT_NAMES: ReadonlyMap<number, string> = new Map([
 ]);
 
 /** A reader over a buffer that throws on truncation, so that malformed input becomes one error. */
-class Reader {
+export class Reader {
   private offset = 0;
   constructor(private readonly bytes: Buffer) {}
   get remaining(): number {
@@ -124,6 +124,15 @@ function splitHandshakes(bytes: Buffer): Array<{ type: number; body: Buffer }> {
   return messages;
 }
 
+/** The extensions block that ends a hello, each as its type and a reader over its body; none when the block is absent (SSLv3). */
+export function readExtensions(reader: Reader): Array<{ type: number; data: Reader }> {
+  const extensions: Array<{ type: number; data: Reader }> = [];
+  if (reader.remaining === 0) return extensions;
+  const block = new Reader(reader.vector(2));
+  while (block.remaining > 0) extensions.push({ type: block.u16(), data: new Reader(block.vector(2)) });
+  return extensions;
+}
+
 export function parseServerHello(body: Buffer): ServerHello & { retry: boolean } {
   const reader = new Reader(body);
   const legacyVersion = reader.u16();
@@ -133,11 +142,7 @@ export function parseServerHello(body: Buffer): ServerHello & { retry: boolean }
   const compressionMethod = reader.u8();
   const retry = random.equals(HELLO_RETRY_RANDOM);
   const hello: ServerHello & { retry: boolean } = { legacyVersion, version: legacyVersion, cipherSuite, compressionMethod, secureRenegotiation: false, extendedMasterSecret: false, extensions: [], retry };
-  if (reader.remaining === 0) return hello;
-  const extensions = new Reader(reader.vector(2));
-  while (extensions.remaining > 0) {
-    const type = extensions.u16();
-    const data = new Reader(extensions.vector(2));
+  for (const { type, data } of readExtensions(reader)) {
     hello.extensions.push(type);
     if (type === 0x002b) hello.version = data.u16();
     else if (type === 0x0033) hello.group = data.u16();
