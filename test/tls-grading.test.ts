@@ -101,7 +101,7 @@ test('verdict: fail on anything Insufficient, Insufficient items listed before P
 });
 
 test('every registry name is whole: the anonymous suites keep their "anon" (they were once cut off at it)', () => {
-  const cut = [...IANA_CIPHER_SUITES.values()].filter((name) => !/^(OLD_)?TLS_[A-Za-z0-9]+(_[A-Za-z0-9]+)*[A-Za-z0-9]$/.test(name));
+  const cut = [...IANA_CIPHER_SUITES.values()].filter((name) => !/^(OLD_)?TLS_[A-Za-z0-9_]*[A-Za-z0-9]$/.test(name));
   expect(cut).toEqual([]);
   expect([0x0034, 0xc015, 0xc085].map((code) => IANA_CIPHER_SUITES.get(code))).toEqual(['TLS_DH_anon_WITH_AES_128_CBC_SHA', 'TLS_ECDH_anon_WITH_NULL_SHA', 'TLS_DH_anon_WITH_CAMELLIA_256_GCM_SHA384']);
 });
