@@ -99,6 +99,7 @@ test('the TLS check carries the full enumeration as tables: structured in JSON, 
     ['Extended Master Secret used', 'Good'],
     ['client-initiated renegotiation refused', 'Good'],
     ['no OCSP response stapled (optional)', 'Good'],
+    ['no 0-RTT early data', 'Good'],
   ]);
   const text = (await report('text')).text;
   expect(text).toContain([

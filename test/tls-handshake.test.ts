@@ -77,7 +77,7 @@ test('a TLS 1.3-only server is not asked to renegotiate (TLS 1.3 has none)', asy
 test('no OCSP response stapled: informational, Good; Node reports the chain as untrusted without --ca', async () => {
   const { result, grade } = await probe(await leafServer(TLS13_CLEAN));
   expect(result.ocsp).toEqual({ stapled: false });
-  expect(optionItems(grade)).toEqual(['good: no OCSP response stapled (optional)']);
+  expect(optionItems(grade)).toEqual(['good: no OCSP response stapled (optional)', 'good: no 0-RTT early data']);
   expect(result.chainVerification).toMatchObject({ authorized: false, error: 'SELF_SIGNED_CERT_IN_CHAIN', protocol: 'TLSv1.3' });
   expect(grade.verdict).toBe('pass');
   const byAddress = await probe(await leafServer(TLS13_CLEAN), { ca: readFileSync(pki.caCertificate, 'utf8') });
@@ -89,7 +89,7 @@ test('a valid stapled OCSP response (CA-signed, good, fresh) is Good; with --ca 
   const port = await leafServer([...TLS13_CLEAN, '-status_file', response]);
   const { result, grade } = await probe(port, { ca: readFileSync(pki.caCertificate, 'utf8'), serverName: 'localhost' });
   expect(result.ocsp).toEqual({ stapled: true, status: 'good', nextUpdate: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) });
-  expect(optionItems(grade)).toEqual(['good: valid OCSP response stapled']);
+  expect(optionItems(grade)).toEqual(['good: valid OCSP response stapled', 'good: no 0-RTT early data']);
   expect(result.chainVerification).toEqual({ authorized: true, protocol: 'TLSv1.3', notAfter: expect.stringMatching(/^\d{4}-/) });
   expect(result.certificates.map((certificate) => certificate.subject)).toEqual(['CN=localhost']);
   expect(grade).toMatchObject({ verdict: 'pass', evidence: [] });

@@ -23,6 +23,8 @@ export const X25519 = 0x001d;
 /** Every SignatureScheme worth offering, strongest first, SHA-1 and SHA-224 last. */
 export const ALL_SIGNATURE_SCHEMES: readonly number[] = [
   0x0403, 0x0503, 0x0603, 0x0807, 0x0808, 0x0804, 0x0805, 0x0806, 0x0809, 0x080a, 0x080b, 0x0401, 0x0501, 0x0601, 0x0303, 0x0301, 0x0203, 0x0201,
+  // DSA (TLS 1.2 pairs), last: without them a DSS-only server refuses every hello.
+  0x0402, 0x0502, 0x0602, 0x0302, 0x0202,
 ];
 
 export interface ClientHelloOptions {

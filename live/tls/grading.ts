@@ -190,6 +190,7 @@ export const SIGNATURE_SCHEMES: ReadonlyMap<number, string> = new Map([
   [0x0804, 'rsa_pss_rsae_sha256'], [0x0805, 'rsa_pss_rsae_sha384'], [0x0806, 'rsa_pss_rsae_sha512'],
   [0x0807, 'ed25519'], [0x0808, 'ed448'],
   [0x0809, 'rsa_pss_pss_sha256'], [0x080a, 'rsa_pss_pss_sha384'], [0x080b, 'rsa_pss_pss_sha512'],
+  [0x0202, 'dsa_sha1'], [0x0302, 'dsa_sha224'], [0x0402, 'dsa_sha256'], [0x0502, 'dsa_sha384'], [0x0602, 'dsa_sha512'],
 ]);
 
 export function signatureSchemeName(code: number): string {
@@ -259,6 +260,8 @@ export interface TlsFindings {
   ocspStapled?: boolean;
   /** Why a stapled OCSP response is not valid. */
   ocspProblem?: string;
+  /** TLS 1.3: the early data a session ticket allows (0-RTT); 0 when none; undefined when no ticket was seen. */
+  maxEarlyData?: number;
 }
 
 /** Guideline "Other options": client-initiated renegotiation allowed more often than this is Phase out. */
@@ -324,6 +327,7 @@ function optionItems(findings: TlsFindings): GradedItem[] {
   // prefers a Phase out suite over a Sufficient one is graded as Phase out, not beyond it.
   if (findings.clientRenegotiations !== undefined) items.push(renegotiationItem(findings.clientRenegotiations));
   if (findings.ocspStapled !== undefined) items.push(ocspItem(findings.ocspStapled, findings.ocspProblem));
+  if (findings.maxEarlyData !== undefined) items.push(findings.maxEarlyData > 0 ? { kind: 'option', item: `0-RTT early data accepted (session tickets allow ${findings.maxEarlyData} bytes)`, class: 'insufficient' } : { kind: 'option', item: 'no 0-RTT early data', class: 'good' });
   if (findings.prefersStrongSuites !== undefined) items.push({ kind: 'option', item: findings.prefersStrongSuites ? 'server prefers Good/Sufficient suites over Phase out ones' : 'server picks a Phase out suite over a Sufficient one offered', class: findings.prefersStrongSuites ? 'good' : 'phase-out' });
   return items;
 }

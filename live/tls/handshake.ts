@@ -1,5 +1,6 @@
 import { constants } from 'node:crypto';
 import tls from 'node:tls';
+import * as asn1js from 'asn1js';
 import { ALERT_NAMES } from './server-hello.js';
 import { RENEGOTIATION_LIMIT, SIGNATURE_SCHEMES } from './grading.js';
 
@@ -108,11 +109,21 @@ function renegotiateOnce(socket: tls.TLSSocket, timeoutMs: number): Promise<true
 const ALLOW_LEGACY_SERVERS = constants.SSL_OP_LEGACY_SERVER_CONNECT | constants.SSL_OP_ALLOW_UNSAFE_LEGACY_RENEGOTIATION;
 
 /**
+ * What the complete handshakes offer: every suite and group Node's OpenSSL has, so that a server
+ * with only CCM suites, brainpool or finite-field groups still completes one (Node's defaults
+ * leave those out). The TLS 1.3 suites go in `ciphers` too: Node splits them off.
+ */
+const BROAD_OFFER: tls.ConnectionOptions = {
+  ciphers: 'TLS_AES_256_GCM_SHA384:TLS_CHACHA20_POLY1305_SHA256:TLS_AES_128_GCM_SHA256:TLS_AES_128_CCM_SHA256:TLS_AES_128_CCM_8_SHA256:ALL:@SECLEVEL=0',
+  ecdhCurve: 'X25519:P-256:P-384:P-521:X448:brainpoolP256r1:brainpoolP384r1:brainpoolP512r1:secp224r1:secp256k1:ffdhe2048:ffdhe3072:ffdhe4096:ffdhe6144:ffdhe8192',
+};
+
+/**
  * Renegotiates one TLS 1.2-or-lower connection up to LIMIT + 1 times; undefined when no such
  * connection could be made. TLS 1.3 has no renegotiation, so the connection is capped at 1.2.
  */
 export async function clientRenegotiation(target: HandshakeTarget): Promise<RenegotiationResult | { failure: string }> {
-  const connected = await connect(target, { minVersion: 'TLSv1', maxVersion: 'TLSv1.2', ciphers: 'ALL:@SECLEVEL=0', secureOptions: ALLOW_LEGACY_SERVERS });
+  const connected = await connect(target, { ...BROAD_OFFER, minVersion: 'TLSv1', maxVersion: 'TLSv1.2', secureOptions: ALLOW_LEGACY_SERVERS });
   if ('failure' in connected) return connected;
   const { socket } = connected;
   try {
@@ -138,6 +149,43 @@ export interface FullHandshake {
   authorizationError?: string;
   /** The stapled OCSP response, DER; undefined when the server staples none. */
   ocspResponse?: Buffer;
+  /**
+   * TLS 1.3: the max_early_data the server's first session ticket allows (0 when it allows none);
+   * absent when no ticket came within TICKET_WAIT_MS or the protocol is older.
+   */
+  maxEarlyData?: number;
+}
+
+/** Servers send TLS 1.3 tickets right after the handshake; waiting longer only slows the probe. */
+const TICKET_WAIT_MS = 500;
+
+/**
+ * OpenSSL's serialized SSL_SESSION (what Node's 'session' event carries) holds the ticket's
+ * max_early_data as context tag [15] (ssl/ssl_asn1.c); absent means 0. Parsed with asn1js.
+ */
+export function maxEarlyDataOf(session: Buffer): number | undefined {
+  const parsed = asn1js.fromBER(new Uint8Array(session));
+  if (parsed.offset === -1 || !(parsed.result instanceof asn1js.Sequence)) return undefined;
+  const field = parsed.result.valueBlock.value.find((node) => node.idBlock.tagClass === 3 && node.idBlock.tagNumber === 15);
+  if (field === undefined) return 0;
+  const inner = field instanceof asn1js.Constructed ? field.valueBlock.value[0] : undefined;
+  return inner instanceof asn1js.Integer ? inner.valueBlock.valueDec : undefined;
+}
+
+/** The first session ticket's early-data allowance, or undefined when none arrives in time. */
+function firstTicket(socket: tls.TLSSocket, waitMs: number): Promise<number | undefined> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => done(undefined), waitMs);
+    function done(value: number | undefined): void {
+      clearTimeout(timer);
+      socket.off('session', onSession);
+      resolve(value);
+    }
+    const onSession = (session: Buffer) => done(maxEarlyDataOf(session));
+    socket.on('session', onSession);
+    // Tickets are read with the application data: keep the socket reading.
+    socket.resume();
+  });
 }
 
 /** The chain as sent: Node links each certificate to its issuer; a self-signed root ends it. */
@@ -156,14 +204,17 @@ function chainOf(socket: tls.TLSSocket): Buffer[] {
 export async function fullHandshake(target: HandshakeTarget, ca?: string): Promise<FullHandshake | { failure: string }> {
   let ocspResponse: Buffer | undefined;
   // tls.connect passes requestOCSP on to the TLSSocket; @types/node lists it only there.
-  const options: tls.ConnectionOptions & Pick<tls.TLSSocketOptions, 'requestOCSP'> = { requestOCSP: true, minVersion: 'TLSv1', ciphers: 'ALL:@SECLEVEL=0', secureOptions: ALLOW_LEGACY_SERVERS, ...(ca === undefined ? {} : { ca: [...tls.rootCertificates, ca] }) };
+  const options: tls.ConnectionOptions & Pick<tls.TLSSocketOptions, 'requestOCSP'> = { ...BROAD_OFFER, requestOCSP: true, minVersion: 'TLSv1', secureOptions: ALLOW_LEGACY_SERVERS, ...(ca === undefined ? {} : { ca: [...tls.rootCertificates, ca] }) };
   // Node emits OCSPResponse (null when nothing is stapled) before secureConnect.
   const connected = await connect(target, options, (socket) => socket.once('OCSPResponse', (response: Buffer | null) => (ocspResponse = response ?? undefined)));
   if ('failure' in connected) return connected;
   const { socket } = connected;
   try {
+    const protocol = socket.getProtocol() ?? 'unknown';
+    const maxEarlyData = protocol === 'TLSv1.3' ? await firstTicket(socket, Math.min(TICKET_WAIT_MS, Math.max(0, remainingMs(target)))) : undefined;
     return {
-      protocol: socket.getProtocol() ?? 'unknown',
+      protocol,
+      ...(maxEarlyData === undefined ? {} : { maxEarlyData }),
       chain: chainOf(socket),
       authorized: socket.authorized,
       ...(socket.authorizationError === undefined || socket.authorizationError === null ? {} : { authorizationError: String(socket.authorizationError) }),
@@ -185,12 +236,14 @@ const TLS13_SIGNATURE_SCHEMES: readonly number[] = [0x0403, 0x0503, 0x0603, 0x08
  * offered alone: the CertificateVerify is encrypted, so the scheme cannot be read off the wire.
  * `run` bounds the connections in flight.
  */
-export async function tls13SignatureSchemes(target: HandshakeTarget, run: <T>(task: () => Promise<T>) => Promise<T>): Promise<number[]> {
-  const outcomes = await Promise.all(TLS13_SIGNATURE_SCHEMES.map((code) => run(async () => {
-    const connected = await connect(target, { minVersion: 'TLSv1.3', sigalgs: SIGNATURE_SCHEMES.get(code) ?? '' });
+export async function tls13SignatureSchemes(target: HandshakeTarget, run: <T>(task: () => Promise<T>) => Promise<T>): Promise<Array<{ scheme: number; chain: Buffer[] }>> {
+  const outcomes = await Promise.all(TLS13_SIGNATURE_SCHEMES.map((scheme) => run(async () => {
+    const connected = await connect(target, { ...BROAD_OFFER, minVersion: 'TLSv1.3', sigalgs: SIGNATURE_SCHEMES.get(scheme) ?? '' });
     if ('failure' in connected) return undefined;
+    // A server with an RSA and an ECDSA certificate sends the one the scheme needs: both get graded.
+    const chain = chainOf(connected.socket);
     connected.socket.destroy();
-    return code;
+    return { scheme, chain };
   })));
-  return outcomes.filter((code): code is number => code !== undefined);
+  return outcomes.filter((outcome): outcome is { scheme: number; chain: Buffer[] } => outcome !== undefined);
 }

@@ -38,7 +38,7 @@ export interface ProtocolResult {
 }
 
 /** What grading needs, per protocol where the prober knows more than the grade uses. */
-export interface ProbeResult extends Omit<TlsFindings, 'protocols' | 'suites' | 'groups' | 'clientRenegotiations' | 'ocspStapled' | 'ocspProblem'> {
+export interface ProbeResult extends Omit<TlsFindings, 'protocols' | 'suites' | 'groups' | 'clientRenegotiations' | 'ocspStapled' | 'ocspProblem' | 'maxEarlyData'> {
   target: string;
   protocols: ProtocolResult[];
   /** Groups per protocol: TLS 1.3 via key_share/HelloRetryRequest, TLS 1.2 via ServerKeyExchange. */
@@ -51,6 +51,8 @@ export interface ProbeResult extends Omit<TlsFindings, 'protocols' | 'suites' | 
   ocsp?: OcspStapling;
   /** Node's verdict on the chain (trust store plus --ca, host name), for the report: the HTTP check grades it. */
   chainVerification?: { authorized: boolean; error?: string; protocol: string; notAfter?: string };
+  /** TLS 1.3 0-RTT: what the first session ticket allows; absent without a TLS 1.3 ticket. */
+  earlyData?: { maxEarlyData: number };
   /** Probes that ended without a usable answer and what was not determined. */
   notes: string[];
   connections: number;
@@ -66,6 +68,7 @@ const EC_GROUPS: readonly number[] = GROUPS.filter((group) => group.code < 0x010
 const ALL_GROUPS: readonly number[] = GROUPS.map((group) => group.code);
 /** Client order of groups when the group is not what is being probed: what browsers send. */
 const COMMON_GROUPS: readonly number[] = [0x001d, 0x0017, 0x0018, 0x0019, 0x001e];
+const TLS13_GROUPS: readonly number[] = [...COMMON_GROUPS, ...ALL_GROUPS.filter((code) => !COMMON_GROUPS.includes(code))];
 
 /** Bounds sockets in flight; a plain FIFO semaphore. */
 class Limiter {
@@ -88,6 +91,15 @@ export function keyExchangeOf(suite: number): 'ecdhe' | 'dhe' | 'other' {
   const name = IANA_CIPHER_SUITES.get(suite) ?? '';
   if (/^(OLD_)?TLS_ECDHE_(RSA|ECDSA)_/.test(name)) return 'ecdhe';
   if (/^(OLD_)?TLS_DHE_(RSA|DSS)_/.test(name)) return 'dhe';
+  return 'other';
+}
+
+/** How the server proves its identity under a suite: which certificate it sends. */
+export function authenticationOf(suite: number): 'rsa' | 'ecdsa' | 'dsa' | 'other' {
+  const name = IANA_CIPHER_SUITES.get(suite) ?? '';
+  if (/_ECDSA_/.test(name)) return 'ecdsa';
+  if (/_DSS_/.test(name)) return 'dsa';
+  if (/^(OLD_)?TLS_(RSA|ECDHE_RSA|DHE_RSA|DH_RSA|ECDH_RSA|RSA_PSK|SRP_SHA_RSA)_/.test(name) && !/_anon_/.test(name)) return 'rsa';
   return 'other';
 }
 
@@ -164,7 +176,9 @@ function helloFor(prober: Prober, protocol: ProtocolName, suites: readonly numbe
   const wire = PROTOCOLS.find((entry) => entry.name === protocol)?.wire ?? 0x0303;
   const serverName = prober.options.serverName ?? prober.options.host;
   if (protocol === 'TLSv1.3') {
-    return buildClientHello({ version: 0x0303, suites, serverName, groups: COMMON_GROUPS, signatureSchemes: ALL_SIGNATURE_SCHEMES, supportedVersions: [0x0304], keyShareGroups: [X25519], ...extra });
+    // Every group is listed, so that a server with only finite-field or brainpool groups answers
+    // with a HelloRetryRequest instead of refusing; the one key share stays x25519.
+    return buildClientHello({ version: 0x0303, suites, serverName, groups: TLS13_GROUPS, signatureSchemes: ALL_SIGNATURE_SCHEMES, supportedVersions: [0x0304], keyShareGroups: [X25519], ...extra });
   }
   return buildClientHello({ version: wire, suites, serverName, groups: [...COMMON_GROUPS, ...EC_GROUPS.filter((code) => !COMMON_GROUPS.includes(code))], signatureSchemes: ALL_SIGNATURE_SCHEMES, ...extra });
 }
@@ -253,12 +267,22 @@ interface Tls12KeyExchange {
   dhGroups: Array<{ primeHex: string; generatorHex: string }>;
 }
 
-/** TLS 1.2 ECDHE: the curve is in the ServerKeyExchange; remove and repeat. */
+/**
+ * TLS 1.2 ECDHE: the curve is in the ServerKeyExchange; remove and repeat. RSA-signed suites go
+ * first: with an ECDSA certificate a TLS 1.2 server needs the certificate's own curve among the
+ * offered ones, so ECDSA-only enumeration keeps the curves already found offered, after the
+ * remaining ones, and ends when the server picks one of those again. (A server that ranks other
+ * curves below its certificate's curve hides them that way; TLS 1.3 has no such tie.)
+ */
 async function enumerateTls12Curves(prober: Prober, protocol: ProtocolName, ecdheSuites: number[]): Promise<number[]> {
+  const rsaSigned = ecdheSuites.filter((code) => authenticationOf(code) === 'rsa');
+  const suites = rsaSigned.length > 0 ? rsaSigned : ecdheSuites;
+  const keepFound = rsaSigned.length === 0;
   const accepted: number[] = [];
   let remaining = [...EC_GROUPS];
-  while (remaining.length > 0 && ecdheSuites.length > 0) {
-    const outcome = await send(prober, helloFor(prober, protocol, ecdheSuites, { groups: remaining }), { untilHelloDone: true });
+  while (remaining.length > 0 && suites.length > 0) {
+    const offered = keepFound ? [...remaining, ...accepted] : remaining;
+    const outcome = await send(prober, helloFor(prober, protocol, suites, { groups: offered }), { untilHelloDone: true });
     const curve = outcome.kind === 'server-hello' ? outcome.keyExchange?.curve : undefined;
     if (curve === undefined || !remaining.includes(curve)) break;
     accepted.push(curve);
@@ -312,31 +336,50 @@ function describeDer(prober: Prober | undefined, der: Buffer): Array<ReturnType<
   }
 }
 
-/** One full first flight of the best pre-1.3 protocol: options, compression and the certificate chain. */
-async function legacyOptions(prober: Prober, protocol: ProtocolName | undefined, suites: number[]): Promise<Partial<ProbeResult>> {
-  if (protocol === undefined) return {};
+interface LegacyOptions {
+  compression?: boolean;
+  secureRenegotiation?: boolean;
+  extendedMasterSecret?: boolean;
+  /** The chains sent, DER, one per authentication type the accepted suites use. */
+  chains: Buffer[][];
+}
+
+/**
+ * One full first flight of the best pre-1.3 protocol: compression, secure renegotiation, EMS and a
+ * certificate chain. A server may hold an RSA and an ECDSA (or DSA) certificate and send the one
+ * the suite asks for, so each other authentication type among the accepted suites gets a flight
+ * of its own: every certificate is graded, not just the one the first suite happens to use.
+ */
+async function legacyOptions(prober: Prober, protocol: ProtocolName | undefined, suites: number[]): Promise<LegacyOptions> {
+  if (protocol === undefined) return { chains: [] };
   const outcome = await send(prober, helloFor(prober, protocol, suites, { offerCompression: true }), { untilHelloDone: true });
   if (outcome.kind !== 'server-hello') {
     prober.notes.push(`${protocol}: options not determined: ${describeOutcome(outcome)}`);
-    return {};
+    return { chains: [] };
   }
-  const certificates = outcome.certificates.flatMap((der) => describeDer(prober, der)).filter((certificate, index) => index === 0 || !certificate.selfSigned);
+  const firstType = authenticationOf(outcome.hello.cipherSuite);
+  const otherTypes = [...new Set(suites.map(authenticationOf))].filter((type) => type !== 'other' && type !== firstType);
+  const others = await Promise.all(otherTypes.map(async (type) => {
+    const answer = await send(prober, helloFor(prober, protocol, suites.filter((code) => authenticationOf(code) === type)), { untilHelloDone: true });
+    return answer.kind === 'server-hello' ? answer.certificates : [];
+  }));
   return {
     compression: outcome.hello.compressionMethod !== 0,
     secureRenegotiation: outcome.hello.secureRenegotiation,
     extendedMasterSecret: outcome.hello.extendedMasterSecret,
-    certificates: certificates.map(({ selfSigned: _selfSigned, ...certificate }) => certificate),
+    chains: [outcome.certificates, ...others].filter((chain) => chain.length > 0),
   };
 }
 
 /**
  * Guideline "Cipher order": offer the accepted Phase out suites followed by one accepted better
- * suite; a server that respects the rule picks the better one.
+ * suite; a server that respects the rule picks the better one. The better suite is the one the
+ * server ranks lowest: a server that puts any Phase out suite above any Sufficient one breaks the rule.
  */
 async function strongSuitePreference(prober: Prober, protocol: ProtocolName | undefined, suites: number[]): Promise<boolean | undefined> {
   if (protocol === undefined) return undefined;
   const phaseOut = suites.filter((code) => gradeSuite(code) === 'phase-out');
-  const better = suites.find((code) => gradeSuite(code) === 'good' || gradeSuite(code) === 'sufficient');
+  const better = suites.filter((code) => gradeSuite(code) === 'good' || gradeSuite(code) === 'sufficient').at(-1);
   if (phaseOut.length === 0 || better === undefined) return undefined;
   const outcome = await send(prober, helloFor(prober, protocol, [...phaseOut, better]));
   const picked = pickedSuite(outcome, protocol);
@@ -355,7 +398,7 @@ async function renegotiation(prober: Prober, legacyAccepted: boolean): Promise<R
   return result;
 }
 
-async function tls13Signatures(prober: Prober, tls13Accepted: boolean): Promise<number[]> {
+async function tls13Signatures(prober: Prober, tls13Accepted: boolean): Promise<Array<{ scheme: number; chain: Buffer[] }>> {
   if (!tls13Accepted) return [];
   return tls13SignatureSchemes(prober.options, <T>(task: () => Promise<T>) => {
     prober.connections += 1;
@@ -375,11 +418,22 @@ async function completeHandshake(prober: Prober, anyAccepted: boolean): Promise<
   return result;
 }
 
-function chainFrom(handshake: FullHandshake): ProbeResult['certificates'] {
-  return handshake.chain
-    .flatMap((der) => describeDer(undefined, der))
-    .filter((certificate, index) => index === 0 || !certificate.selfSigned)
-    .map(({ selfSigned: _selfSigned, ...certificate }) => certificate);
+/**
+ * Every certificate of every chain seen, once (by DER), leaves and intermediates; a self-signed
+ * certificate after the leaf is a root, which the guideline does not grade.
+ */
+function certificatesOf(prober: Prober, chains: Buffer[][]): ProbeResult['certificates'] {
+  const seen = new Set<string>();
+  const certificates: ProbeResult['certificates'] = [];
+  for (const chain of chains) {
+    chain.forEach((der, index) => {
+      const key = der.toString('base64');
+      if (seen.has(key)) return;
+      seen.add(key);
+      for (const { selfSigned, ...certificate } of describeDer(prober, der)) if (index === 0 || !selfSigned) certificates.push(certificate);
+    });
+  }
+  return certificates;
 }
 
 function notAfterOf(der: Buffer | undefined): string | undefined {
@@ -414,23 +468,26 @@ export async function probeTls(options: ProbeOptions): Promise<ProbeResult> {
     renegotiation(prober, tlsLegacyAccepted),
     tls13Signatures(prober, tls13?.accepted === true),
   ]);
-  // A TLS 1.3-only server encrypts its chain: then the complete handshake is where it comes from.
-  const certificates = legacy.certificates !== undefined && legacy.certificates.length > 0 ? legacy.certificates : handshake === undefined ? [] : chainFrom(handshake);
+  // TLS 1.3 chains are encrypted: the complete handshakes (one per signature scheme) show them.
+  const certificates = certificatesOf(prober, [...legacy.chains, ...tls13Schemes.map((entry) => entry.chain), ...(handshake === undefined ? [] : [handshake.chain])]);
   const ocsp = handshake === undefined ? undefined : await judgeOcspStapling(handshake.ocspResponse, handshake.chain, options.ca === undefined ? [] : pemCertificates(options.ca));
   const notAfter = notAfterOf(handshake?.chain[0]);
   for (const result of protocols) {
     if (!result.accepted && !/^alert|closed|SSLv2|ServerHello/.test(result.outcome)) prober.notes.push(`${result.protocol}: ${result.outcome}`);
   }
+  // Nothing accepted is no grade at all (a server that wants another SNI name, say), not a pass.
+  if (!protocols.some((result) => result.accepted)) prober.notes.push(`no protocol version was accepted (${protocols.map((result) => `${result.protocol}: ${result.outcome}`).join('; ')})`);
   return {
     target: `${options.host}:${options.port}`,
     protocols,
     groups: { 'TLSv1.3': tls13Groups, 'TLSv1.2': keyExchange.groups },
     dhGroups: keyExchange.dhGroups,
     signatureSchemes: keyExchange.signatureSchemes,
-    tls13SignatureSchemes: tls13Schemes,
+    tls13SignatureSchemes: tls13Schemes.map((entry) => entry.scheme),
     certificates,
     ...(renegotiated === undefined ? {} : { renegotiation: renegotiated }),
     ...(ocsp === undefined ? {} : { ocsp }),
+    ...(handshake?.maxEarlyData === undefined ? {} : { earlyData: { maxEarlyData: handshake.maxEarlyData } }),
     ...(handshake === undefined ? {} : { chainVerification: { authorized: handshake.authorized, protocol: handshake.protocol, ...(handshake.authorizationError === undefined ? {} : { error: handshake.authorizationError }), ...(notAfter === undefined ? {} : { notAfter }) } }),
     ...(legacy.compression === undefined ? {} : { compression: legacy.compression }),
     ...(legacy.secureRenegotiation === undefined ? {} : { secureRenegotiation: legacy.secureRenegotiation }),
@@ -452,6 +509,7 @@ export function findingsOf(result: ProbeResult): TlsFindings {
     signatureSchemes: [...new Set([...result.signatureSchemes, ...result.tls13SignatureSchemes])],
     certificates: result.certificates,
     ...(result.renegotiation === undefined ? {} : { clientRenegotiations: result.renegotiation.accepted }),
+    ...(result.earlyData === undefined ? {} : { maxEarlyData: result.earlyData.maxEarlyData }),
     ...(result.ocsp === undefined ? {} : { ocspStapled: result.ocsp.stapled, ...(result.ocsp.problem === undefined ? {} : { ocspProblem: result.ocsp.problem }) }),
     ...(result.compression === undefined ? {} : { compression: result.compression }),
     ...(result.secureRenegotiation === undefined ? {} : { secureRenegotiation: result.secureRenegotiation }),
