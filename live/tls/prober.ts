@@ -60,6 +60,7 @@ export interface ProbeResult extends Omit<TlsFindings, 'protocols' | 'suites' | 
 }
 
 const TLS13_SUITES = new Set([0x1301, 0x1302, 0x1303, 0x1304, 0x1305, 0x00c6, 0x00c7]);
+const RENEGOTIATION_SCSV = 0x00ff;
 /** Signalling values, not suites: offering them asks for behaviour, not a cipher. */
 const SCSV = new Set([0x00ff, 0x5600]);
 const LEGACY_SUITES: readonly number[] = [...IANA_CIPHER_SUITES.keys()].filter((code) => !TLS13_SUITES.has(code) && !SCSV.has(code));
@@ -179,6 +180,11 @@ function helloFor(prober: Prober, protocol: ProtocolName, suites: readonly numbe
     // Every group is listed, so that a server with only finite-field or brainpool groups answers
     // with a HelloRetryRequest instead of refusing; the one key share stays x25519.
     return buildClientHello({ version: 0x0303, suites, serverName, groups: TLS13_GROUPS, signatureSchemes: ALL_SIGNATURE_SCHEMES, supportedVersions: [0x0304], keyShareGroups: [X25519], ...extra });
+  }
+  if (protocol === 'SSLv3') {
+    // SSLv3 predates extensions; a server old enough to speak it may refuse a hello that has them.
+    // The renegotiation SCSV (RFC 5746) still asks for renegotiation_info in the answer.
+    return buildClientHello({ version: wire, suites: [...suites, RENEGOTIATION_SCSV], groups: [], signatureSchemes: [], noExtensions: true, ...extra });
   }
   return buildClientHello({ version: wire, suites, serverName, groups: [...COMMON_GROUPS, ...EC_GROUPS.filter((code) => !COMMON_GROUPS.includes(code))], signatureSchemes: ALL_SIGNATURE_SCHEMES, ...extra });
 }
@@ -366,7 +372,8 @@ async function legacyOptions(prober: Prober, protocol: ProtocolName | undefined,
   return {
     compression: outcome.hello.compressionMethod !== 0,
     secureRenegotiation: outcome.hello.secureRenegotiation,
-    extendedMasterSecret: outcome.hello.extendedMasterSecret,
+    // RFC 7627 is a TLS extension: an SSLv3 hello cannot ask for it, so it is not judged there.
+    ...(protocol === 'SSLv3' ? {} : { extendedMasterSecret: outcome.hello.extendedMasterSecret }),
     chains: [outcome.certificates, ...others].filter((chain) => chain.length > 0),
   };
 }
