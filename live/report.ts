@@ -20,6 +20,8 @@ export interface Evidence {
 
 /** Rows under named columns: the text report aligns them, a page renders the JSON as it is. */
 export interface ReportTable {
+  /** Stable key for a page to find a table by (the title may carry results). */
+  id: string;
   title: string;
   columns: string[];
   rows: string[][];

@@ -22,6 +22,9 @@ export async function runChecks(baseUrl: string, options: RunOptions): Promise<R
   const context = createContext(client, baseUrl, options.checks);
   const first = await context.send({ method: 'GET', url: `${context.baseUrl}/openapi.json`, anonymous: true });
   if (first.status === undefined && isUnreachable(first.error)) throw new TargetError(`cannot reach ${context.baseUrl}/openapi.json: ${first.error}`);
+  if (first.status === undefined && requiresClientCertificate(first.error)) {
+    throw new TargetError(`${new URL(context.baseUrl).host} requires a client certificate (mutual TLS; the server's alert certificate_required). adr-check does not send one`);
+  }
   if (first.status === undefined && isCertificateError(first.error)) {
     throw new TargetError(`certificate of ${new URL(context.baseUrl).host} does not verify: ${first.error}. Give its CA with --ca, or --insecure to skip the check`);
   }
@@ -44,6 +47,11 @@ export async function runChecks(baseUrl: string, options: RunOptions): Promise<R
 /** Nothing listens there: no report can say anything useful. A server that misbehaves gets a report. */
 function isUnreachable(error: string | undefined): boolean {
   return /^(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH)\b/.test(error ?? '') || /^not a URL/.test(error ?? '');
+}
+
+/** The server's alert, not our verification: TLS 1.3 certificate_required (116), or TLS 1.2's handshake failure after a CertificateRequest is indistinguishable and not matched. */
+function requiresClientCertificate(error: string | undefined): boolean {
+  return /CERTIFICATE_REQUIRED|alert certificate required|alert number 116/i.test(error ?? '');
 }
 
 function isCertificateError(error: string | undefined): boolean {

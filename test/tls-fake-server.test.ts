@@ -66,7 +66,7 @@ function stable(result: ProbeResult) {
  * far; each leaves a note with the reason. Sorted, as stable() sorts.
  */
 const handshakeNotes = (reason: string, renegotiationProbed = true) => [
-  ...(renegotiationProbed ? [`client-initiated renegotiation not determined: ${reason}`] : []),
+  ...(renegotiationProbed ? [`client-initiated renegotiation: ${reason}`] : []),
   `full handshake (chain, OCSP stapling): ${reason}`,
 ];
 

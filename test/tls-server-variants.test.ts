@@ -1,7 +1,11 @@
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { gradeFindings } from '../live/tls/grading.js';
+import { IANA_CIPHER_SUITES } from '../live/tls/suites.js';
+import { main } from '../live/main.js';
 import { generateCertificate } from '../tools/tls-profiles.js';
 import { startSServer, stopSServers } from './support/openssl-server.js';
 import { GROUP, acceptedProtocols, probeAndGrade as probe, suitesOf } from './tls-probe.js';
@@ -114,4 +118,67 @@ test('a server that refuses the SNI name sent: nothing accepted is a note, not a
   const { result } = await probe(port, { serverName: 'other.example.nl' });
   expect(acceptedProtocols(result)).toEqual([]);
   expect(result.notes).toEqual([expect.stringMatching(/^no protocol version was accepted \(TLSv1\.3: alert \w+; TLSv1\.2: alert \w+/)]);
+});
+
+// Second review round.
+
+test('0-RTT announced in tickets by a server that cannot resume (no ticket keys, no cache): not accepted, Good', async () => {
+  const port = await server(ec, ['-tls1_3', '-groups', 'X25519', '-ciphersuites', 'TLS_AES_256_GCM_SHA384', '-early_data', '-no_ticket', '-no_cache']);
+  const { result, grade } = await probe(port);
+  expect(result.earlyData).toEqual({ maxEarlyData: 0 });
+  expect(grade.items.filter((item) => item.item.includes('0-RTT'))).toEqual([{ kind: 'option', item: 'no 0-RTT early data', class: 'good' }]);
+});
+
+test('TLS 1.2 curves behind an ECDSA certificate in server order: every curve found, the certificate curve kept offered', async () => {
+  const port = await server(ec, ['-tls1_2', '-serverpref', '-cipher', 'ECDHE-ECDSA-AES256-GCM-SHA384', '-groups', 'X25519:secp256k1:secp224r1:P-256', '-sigalgs', 'ECDSA+SHA256']);
+  const { result, grade } = await probe(port);
+  expect(result.groups['TLSv1.2']).toEqual([GROUP.x25519, 0x0016, 0x0015, GROUP.secp256r1]);
+  expect(grade.evidence).toEqual(['Insufficient: key exchange group secp256k1', 'Phase out: key exchange group secp224r1']);
+});
+
+test('a TLS 1.3 server that requires a client certificate: the late alert is handled, the probe completes', async () => {
+  const port = await server(ec, ['-tls1_3', '-groups', 'X25519', '-Verify', '1']);
+  const { result } = await probe(port);
+  expect(acceptedProtocols(result)).toEqual(['TLSv1.3']);
+  expect(result.certificates.map((certificate) => certificate.subject)).toEqual(['CN=localhost']);
+});
+
+test('a server behind a proxy that resets every third connection: the losses are noted, so the check cannot pass', async () => {
+  const port = await server(ec, ['-tls1_2', '-cipher', 'ECDHE-ECDSA-AES256-GCM-SHA384:ECDHE-ECDSA-AES128-GCM-SHA256', '-groups', 'X25519:P-256', '-sigalgs', 'ECDSA+SHA256']);
+  let count = 0;
+  const proxy = net.createServer((client) => {
+    count += 1;
+    if (count % 3 === 0) return client.resetAndDestroy();
+    const upstream = net.connect(port, '127.0.0.1');
+    client.pipe(upstream).pipe(client);
+    const end = () => { client.destroy(); upstream.destroy(); };
+    client.on('error', end);
+    upstream.on('error', end);
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  try {
+    const { result } = await probe((proxy.address() as net.AddressInfo).port);
+    expect(result.notes.length).toBeGreaterThan(0);
+    expect(result.notes.every((note) => /connection reset|the list may be incomplete/.test(note))).toBe(true);
+  } finally {
+    proxy.close();
+  }
+});
+
+test('a stapled response whose signature could not be checked says so in the graded item', () => {
+  const grade = gradeFindings({ protocols: ['TLSv1.3'], suites: [], groups: [], dhGroups: [], signatureSchemes: [], certificates: [], ocspStapled: true, ocspUnchecked: 'the issuer certificate was not sent, so the response signature is not checked' }, IANA_CIPHER_SUITES);
+  expect(grade.items.filter((item) => item.kind === 'option')).toEqual([{ kind: 'option', item: 'OCSP response stapled, status good; not fully checked: the issuer certificate was not sent, so the response signature is not checked', class: 'good' }]);
+});
+
+test('adr-check against a server that requires a client certificate: one line saying so, exit 2, not "does not verify"', async () => {
+  const port = await server(ec, ['-tls1_3', '-groups', 'X25519', '-Verify', '1', '-www']);
+  const stderr: string[] = [];
+  const write = process.stderr.write.bind(process.stderr);
+  process.stderr.write = ((chunk: string) => { stderr.push(chunk); return true; }) as typeof process.stderr.write;
+  try {
+    expect(await main([`https://localhost:${port}/v1`, '--ca', ec.certificate])).toBe(2);
+  } finally {
+    process.stderr.write = write;
+  }
+  expect(stderr.join('')).toMatch(/^adr-check: localhost:\d+ requires a client certificate \(mutual TLS; the server's alert certificate_required\)\. adr-check does not send one\n$/);
 });

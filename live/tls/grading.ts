@@ -212,6 +212,12 @@ export interface CertificateKey {
 /** Node's asymmetricKeyDetails names the NIST curves differently from TLS. */
 const NODE_CURVE_TO_GROUP: Record<string, string> = { prime256v1: 'secp256r1', secp384r1: 'secp384r1', secp521r1: 'secp521r1', secp224r1: 'secp224r1' };
 
+/** The NamedGroup code of an EC certificate key's curve (Node's name), if it is a TLS group. */
+export function groupOfCurve(nodeCurve: string | undefined): number | undefined {
+  const name = NODE_CURVE_TO_GROUP[nodeCurve ?? ''] ?? nodeCurve ?? '';
+  return GROUPS.find((candidate) => candidate.name.toLowerCase() === name.toLowerCase() && candidate.code < 0x0100)?.code;
+}
+
 export function gradeCertificateKey(key: CertificateKey): TlsClass {
   if (key.type === 'ed25519' || key.type === 'ed448') return 'good';
   if (key.type === 'rsa') {
@@ -260,6 +266,8 @@ export interface TlsFindings {
   ocspStapled?: boolean;
   /** Why a stapled OCSP response is not valid. */
   ocspProblem?: string;
+  /** What could not be checked of a stapled response that is otherwise valid. */
+  ocspUnchecked?: string;
   /** TLS 1.3: the early data a session ticket allows (0-RTT); 0 when none; undefined when no ticket was seen. */
   maxEarlyData?: number;
 }
@@ -326,7 +334,7 @@ function optionItems(findings: TlsFindings): GradedItem[] {
   // The guideline words the order rule as a requirement without its own class; a server that
   // prefers a Phase out suite over a Sufficient one is graded as Phase out, not beyond it.
   if (findings.clientRenegotiations !== undefined) items.push(renegotiationItem(findings.clientRenegotiations));
-  if (findings.ocspStapled !== undefined) items.push(ocspItem(findings.ocspStapled, findings.ocspProblem));
+  if (findings.ocspStapled !== undefined) items.push(ocspItem(findings.ocspStapled, findings.ocspProblem, findings.ocspUnchecked));
   if (findings.maxEarlyData !== undefined) items.push(findings.maxEarlyData > 0 ? { kind: 'option', item: `0-RTT early data accepted (session tickets allow ${findings.maxEarlyData} bytes)`, class: 'insufficient' } : { kind: 'option', item: 'no 0-RTT early data', class: 'good' });
   if (findings.prefersStrongSuites !== undefined) items.push({ kind: 'option', item: findings.prefersStrongSuites ? 'server prefers Good/Sufficient suites over Phase out ones' : 'server picks a Phase out suite over a Sufficient one offered', class: findings.prefersStrongSuites ? 'good' : 'phase-out' });
   return items;
@@ -339,9 +347,10 @@ function renegotiationItem(accepted: number): GradedItem {
 }
 
 /** Stapling is optional and informational; only a stapled response that is not valid counts against. */
-function ocspItem(stapled: boolean, problem: string | undefined): GradedItem {
+function ocspItem(stapled: boolean, problem: string | undefined, unchecked: string | undefined): GradedItem {
   if (!stapled) return { kind: 'option', item: 'no OCSP response stapled (optional)', class: 'good' };
   if (problem !== undefined) return { kind: 'option', item: `stapled OCSP response not valid: ${problem}`, class: 'insufficient' };
+  if (unchecked !== undefined) return { kind: 'option', item: `OCSP response stapled, status good; not fully checked: ${unchecked}`, class: 'good' };
   return { kind: 'option', item: 'valid OCSP response stapled', class: 'good' };
 }
 

@@ -31,6 +31,8 @@ export function shortReason(message: string): string {
   return reason?.[1] ?? message.trim();
 }
 
+function ignoreLateError(): void {}
+
 /** SNI only for DNS names: RFC 6066 forbids IP addresses in server_name. */
 export function serverNameOf(target: HandshakeTarget): string | undefined {
   return target.serverName ?? (/[a-z]/i.test(target.host) && !target.host.includes(':') ? target.host : undefined);
@@ -63,6 +65,9 @@ export function connect(target: HandshakeTarget, options: tls.ConnectionOptions,
       clearTimeout(timer);
       socket.off('error', onError);
       socket.off('close', onClose);
+      // A fatal alert or reset after the handshake (a server wanting a client certificate, say) is
+      // read by whoever still uses the socket; unheard, an 'error' event would end the process.
+      socket.on('error', ignoreLateError);
       if ('failure' in outcome) socket.destroy();
       resolve(outcome);
     }
@@ -172,17 +177,25 @@ export function maxEarlyDataOf(session: Buffer): number | undefined {
   return inner instanceof asn1js.Integer ? inner.valueBlock.valueDec : undefined;
 }
 
-/** The first session ticket's early-data allowance, or undefined when none arrives in time. */
-function firstTicket(socket: tls.TLSSocket, waitMs: number): Promise<number | undefined> {
+interface Ticket {
+  session: Buffer;
+  maxEarlyData: number | undefined;
+}
+
+/** The first session ticket, or undefined when none arrives in time. */
+function firstTicket(socket: tls.TLSSocket, waitMs: number): Promise<Ticket | undefined> {
   return new Promise((resolve) => {
     const timer = setTimeout(() => done(undefined), waitMs);
-    function done(value: number | undefined): void {
+    function done(value: Ticket | undefined): void {
       clearTimeout(timer);
       socket.off('session', onSession);
+      socket.off('close', onClose);
       resolve(value);
     }
-    const onSession = (session: Buffer) => done(maxEarlyDataOf(session));
+    const onSession = (session: Buffer) => done({ session, maxEarlyData: maxEarlyDataOf(session) });
+    const onClose = () => done(undefined);
     socket.on('session', onSession);
+    socket.once('close', onClose);
     // Tickets are read with the application data: keep the socket reading.
     socket.resume();
   });
@@ -201,6 +214,19 @@ function chainOf(socket: tls.TLSSocket): Buffer[] {
   return chain;
 }
 
+/**
+ * Early data needs a resumed session: a ticket that announces it from a server that does not
+ * resume (no session store) allows no 0-RTT. So the ticket is tried once; not resumed counts as 0.
+ */
+async function usableEarlyData(target: HandshakeTarget, ticket: Ticket): Promise<number | undefined> {
+  if (ticket.maxEarlyData === undefined || ticket.maxEarlyData === 0) return ticket.maxEarlyData;
+  const resumed = await connect(target, { ...BROAD_OFFER, minVersion: 'TLSv1.3', session: ticket.session });
+  if ('failure' in resumed) return undefined;
+  const reused = resumed.socket.isSessionReused();
+  resumed.socket.destroy();
+  return reused ? ticket.maxEarlyData : 0;
+}
+
 export async function fullHandshake(target: HandshakeTarget, ca?: string): Promise<FullHandshake | { failure: string }> {
   let ocspResponse: Buffer | undefined;
   // tls.connect passes requestOCSP on to the TLSSocket; @types/node lists it only there.
@@ -209,20 +235,19 @@ export async function fullHandshake(target: HandshakeTarget, ca?: string): Promi
   const connected = await connect(target, options, (socket) => socket.once('OCSPResponse', (response: Buffer | null) => (ocspResponse = response ?? undefined)));
   if ('failure' in connected) return connected;
   const { socket } = connected;
-  try {
-    const protocol = socket.getProtocol() ?? 'unknown';
-    const maxEarlyData = protocol === 'TLSv1.3' ? await firstTicket(socket, Math.min(TICKET_WAIT_MS, Math.max(0, remainingMs(target)))) : undefined;
-    return {
-      protocol,
-      ...(maxEarlyData === undefined ? {} : { maxEarlyData }),
-      chain: chainOf(socket),
-      authorized: socket.authorized,
-      ...(socket.authorizationError === undefined || socket.authorizationError === null ? {} : { authorizationError: String(socket.authorizationError) }),
-      ...(ocspResponse === undefined ? {} : { ocspResponse }),
-    };
-  } finally {
-    socket.destroy();
-  }
+  const protocol = socket.getProtocol() ?? 'unknown';
+  const ticket = protocol === 'TLSv1.3' ? await firstTicket(socket, Math.min(TICKET_WAIT_MS, Math.max(0, remainingMs(target)))) : undefined;
+  const seen = {
+    protocol,
+    chain: chainOf(socket),
+    authorized: socket.authorized,
+    ...(socket.authorizationError === undefined || socket.authorizationError === null ? {} : { authorizationError: String(socket.authorizationError) }),
+    ...(ocspResponse === undefined ? {} : { ocspResponse }),
+  };
+  // Closed before resuming: a server that handles one connection at a time (s_server) would wait.
+  socket.destroy();
+  const maxEarlyData = ticket === undefined ? undefined : await usableEarlyData(target, ticket);
+  return { ...seen, ...(maxEarlyData === undefined ? {} : { maxEarlyData }) };
 }
 
 /**
@@ -236,9 +261,11 @@ const TLS13_SIGNATURE_SCHEMES: readonly number[] = [0x0403, 0x0503, 0x0603, 0x08
  * offered alone: the CertificateVerify is encrypted, so the scheme cannot be read off the wire.
  * `run` bounds the connections in flight.
  */
-export async function tls13SignatureSchemes(target: HandshakeTarget, run: <T>(task: () => Promise<T>) => Promise<T>): Promise<Array<{ scheme: number; chain: Buffer[] }>> {
+export async function tls13SignatureSchemes(target: HandshakeTarget, run: <T>(task: () => Promise<T>) => Promise<T>, note: (text: string) => void): Promise<Array<{ scheme: number; chain: Buffer[] }>> {
   const outcomes = await Promise.all(TLS13_SIGNATURE_SCHEMES.map((scheme) => run(async () => {
     const connected = await connect(target, { ...BROAD_OFFER, minVersion: 'TLSv1.3', sigalgs: SIGNATURE_SCHEMES.get(scheme) ?? '' });
+    // A refusal (an alert) means the scheme is not used; no answer at all leaves it undetermined.
+    if ('failure' in connected && !/^alert |^not offered by this Node/.test(connected.failure)) note(`TLSv1.3 signature scheme ${SIGNATURE_SCHEMES.get(scheme) ?? scheme}: ${connected.failure}`);
     if ('failure' in connected) return undefined;
     // A server with an RSA and an ECDSA certificate sends the one the scheme needs: both get graded.
     const chain = chainOf(connected.socket);

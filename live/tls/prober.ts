@@ -3,7 +3,7 @@ import { X509Certificate } from 'node:crypto';
 import { buildClientHello, buildSsl2ClientHello, ALL_SIGNATURE_SCHEMES, X25519, type ClientHelloOptions } from './client-hello.js';
 import { parseFlight, type Flight, type ParseGoal } from './server-hello.js';
 import { IANA_CIPHER_SUITES } from './suites.js';
-import { GROUPS, PROTOCOLS, gradeSuite, type CertificateKey, type ProtocolName, type TlsFindings } from './grading.js';
+import { GROUPS, PROTOCOLS, gradeSuite, groupOfCurve, type CertificateKey, type ProtocolName, type TlsFindings } from './grading.js';
 import { describeCertificate } from './certificate.js';
 import { clientRenegotiation, fullHandshake, tls13SignatureSchemes, type FullHandshake, type RenegotiationResult } from './handshake.js';
 import { judgeOcspStapling, type OcspStapling } from './ocsp.js';
@@ -38,7 +38,7 @@ export interface ProtocolResult {
 }
 
 /** What grading needs, per protocol where the prober knows more than the grade uses. */
-export interface ProbeResult extends Omit<TlsFindings, 'protocols' | 'suites' | 'groups' | 'clientRenegotiations' | 'ocspStapled' | 'ocspProblem' | 'maxEarlyData'> {
+export interface ProbeResult extends Omit<TlsFindings, 'protocols' | 'suites' | 'groups' | 'clientRenegotiations' | 'ocspStapled' | 'ocspProblem' | 'ocspUnchecked' | 'maxEarlyData'> {
   target: string;
   protocols: ProtocolResult[];
   /** Groups per protocol: TLS 1.3 via key_share/HelloRetryRequest, TLS 1.2 via ServerKeyExchange. */
@@ -109,7 +109,7 @@ export function describeOutcome(outcome: Outcome): string {
     case 'server-hello':
       return `ServerHello ${versionName(outcome.hello.version)} ${IANA_CIPHER_SUITES.get(outcome.hello.cipherSuite) ?? `suite 0x${outcome.hello.cipherSuite.toString(16).padStart(4, '0')}`}`;
     case 'hello-retry':
-      return `HelloRetryRequest for group 0x${(outcome.hello.group ?? 0).toString(16).padStart(4, '0')}`;
+      return `HelloRetryRequest for group ${GROUPS.find((group) => group.code === outcome.hello.group)?.name ?? `0x${(outcome.hello.group ?? 0).toString(16).padStart(4, '0')}`}`;
     case 'alert':
       return `alert ${outcome.name}`;
     case 'ssl2-server-hello':
@@ -201,6 +201,17 @@ function wireOf(protocol: ProtocolName): number {
   return PROTOCOLS.find((entry) => entry.name === protocol)?.wire ?? 0;
 }
 
+const UNANSWERED = new Set<Outcome['kind']>(['timeout', 'closed', 'reset', 'error', 'deadline', 'garbage']);
+
+/**
+ * An enumeration step that got no usable answer (timeout, reset, deadline, garbage) leaves its
+ * list possibly incomplete: say so, so that the check does not pass on half an enumeration.
+ * An alert or a ServerHello is an answer and ends a loop normally.
+ */
+function noteUnanswered(prober: Prober, what: string, outcome: Outcome): void {
+  if (UNANSWERED.has(outcome.kind)) prober.notes.push(`${what}: ${describeOutcome(outcome)}; the list may be incomplete`);
+}
+
 /** The suite a server picked for this protocol, if it answered with that protocol at all. */
 function pickedSuite(outcome: Outcome, protocol: ProtocolName): number | undefined {
   if (outcome.kind !== 'server-hello' && outcome.kind !== 'hello-retry') return undefined;
@@ -233,6 +244,7 @@ async function enumerateSuites(prober: Prober, protocol: ProtocolName, candidate
 async function suitePreference(prober: Prober, protocol: ProtocolName, suites: number[]): Promise<'server' | 'client' | undefined> {
   if (suites.length < 2) return undefined;
   const outcome = await send(prober, helloFor(prober, protocol, [...suites].reverse()));
+  noteUnanswered(prober, `${protocol} suite order`, outcome);
   const picked = pickedSuite(outcome, protocol);
   if (picked === undefined) return undefined;
   return picked === suites[0] ? 'server' : 'client';
@@ -259,6 +271,7 @@ async function enumerateTls13Groups(prober: Prober, suites: number[]): Promise<n
   while (remaining.length > 0) {
     const keyShareGroups = remaining.includes(X25519) ? [X25519] : [];
     const outcome = await send(prober, helloFor(prober, 'TLSv1.3', suites, { groups: remaining, keyShareGroups }));
+    noteUnanswered(prober, 'TLSv1.3 groups', outcome);
     const group = outcome.kind === 'server-hello' || outcome.kind === 'hello-retry' ? outcome.hello.group : undefined;
     if (group === undefined || !remaining.includes(group)) break;
     accepted.push(group);
@@ -283,12 +296,14 @@ interface Tls12KeyExchange {
 async function enumerateTls12Curves(prober: Prober, protocol: ProtocolName, ecdheSuites: number[]): Promise<number[]> {
   const rsaSigned = ecdheSuites.filter((code) => authenticationOf(code) === 'rsa');
   const suites = rsaSigned.length > 0 ? rsaSigned : ecdheSuites;
-  const keepFound = rsaSigned.length === 0;
   const accepted: number[] = [];
   let remaining = [...EC_GROUPS];
+  let certificateCurve: number | undefined;
   while (remaining.length > 0 && suites.length > 0) {
-    const offered = keepFound ? [...remaining, ...accepted] : remaining;
+    const offered = certificateCurve === undefined || remaining.includes(certificateCurve) ? remaining : [...remaining, certificateCurve];
     const outcome = await send(prober, helloFor(prober, protocol, suites, { groups: offered }), { untilHelloDone: true });
+    noteUnanswered(prober, `${protocol} curves`, outcome);
+    if (rsaSigned.length === 0 && certificateCurve === undefined && outcome.kind === 'server-hello') certificateCurve = leafCurve(outcome.certificates[0]);
     const curve = outcome.kind === 'server-hello' ? outcome.keyExchange?.curve : undefined;
     if (curve === undefined || !remaining.includes(curve)) break;
     accepted.push(curve);
@@ -297,12 +312,24 @@ async function enumerateTls12Curves(prober: Prober, protocol: ProtocolName, ecdh
   return accepted;
 }
 
+/** The TLS group of an ECDSA leaf's key; undefined for other keys (Ed25519 ties no curve). */
+function leafCurve(der: Buffer | undefined): number | undefined {
+  if (der === undefined) return undefined;
+  try {
+    const key = new X509Certificate(der).publicKey;
+    return key.asymmetricKeyType === 'ec' ? groupOfCurve(key.asymmetricKeyDetails?.namedCurve) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** TLS 1.2 signatures: offer schemes, record the one used, remove it; a server ignoring the list ends it. */
 async function enumerateSignatureSchemes(prober: Prober, protocol: ProtocolName, suites: number[]): Promise<number[]> {
   const used: number[] = [];
   let remaining = [...ALL_SIGNATURE_SCHEMES];
   while (remaining.length > 0 && suites.length > 0) {
     const outcome = await send(prober, helloFor(prober, protocol, suites, { signatureSchemes: remaining }), { untilHelloDone: true });
+    noteUnanswered(prober, `${protocol} signature schemes`, outcome);
     const scheme = outcome.kind === 'server-hello' ? outcome.keyExchange?.signatureScheme : undefined;
     if (scheme === undefined) break;
     if (!used.includes(scheme)) used.push(scheme);
@@ -315,6 +342,7 @@ async function enumerateSignatureSchemes(prober: Prober, protocol: ProtocolName,
 async function probeDhGroup(prober: Prober, protocol: ProtocolName, dheSuites: number[]): Promise<Array<{ primeHex: string; generatorHex: string }>> {
   if (dheSuites.length === 0) return [];
   const outcome = await send(prober, helloFor(prober, protocol, dheSuites), { untilHelloDone: true });
+  noteUnanswered(prober, `${protocol} DHE group`, outcome);
   const dh = outcome.kind === 'server-hello' ? outcome.keyExchange?.dh : undefined;
   return dh === undefined ? [] : [dh];
 }
@@ -367,6 +395,7 @@ async function legacyOptions(prober: Prober, protocol: ProtocolName | undefined,
   const otherTypes = [...new Set(suites.map(authenticationOf))].filter((type) => type !== 'other' && type !== firstType);
   const others = await Promise.all(otherTypes.map(async (type) => {
     const answer = await send(prober, helloFor(prober, protocol, suites.filter((code) => authenticationOf(code) === type)), { untilHelloDone: true });
+    noteUnanswered(prober, `${protocol} ${type.toUpperCase()} certificate`, answer);
     return answer.kind === 'server-hello' ? answer.certificates : [];
   }));
   return {
@@ -389,6 +418,7 @@ async function strongSuitePreference(prober: Prober, protocol: ProtocolName | un
   const better = suites.filter((code) => gradeSuite(code) === 'good' || gradeSuite(code) === 'sufficient').at(-1);
   if (phaseOut.length === 0 || better === undefined) return undefined;
   const outcome = await send(prober, helloFor(prober, protocol, [...phaseOut, better]));
+  noteUnanswered(prober, `${protocol} cipher order`, outcome);
   const picked = pickedSuite(outcome, protocol);
   return picked === undefined ? undefined : picked === better;
 }
@@ -399,7 +429,7 @@ async function renegotiation(prober: Prober, legacyAccepted: boolean): Promise<R
   prober.connections += 1;
   const result = await prober.limiter.run(() => clientRenegotiation(prober.options));
   if ('failure' in result) {
-    prober.notes.push(`client-initiated renegotiation not determined: ${result.failure}`);
+    prober.notes.push(`client-initiated renegotiation: ${result.failure}`);
     return undefined;
   }
   return result;
@@ -410,7 +440,7 @@ async function tls13Signatures(prober: Prober, tls13Accepted: boolean): Promise<
   return tls13SignatureSchemes(prober.options, <T>(task: () => Promise<T>) => {
     prober.connections += 1;
     return prober.limiter.run(task);
-  });
+  }, (text) => prober.notes.push(text));
 }
 
 /** One complete handshake with the best protocol: the chain as sent, Node's verdict on it, and OCSP. */
@@ -517,7 +547,7 @@ export function findingsOf(result: ProbeResult): TlsFindings {
     certificates: result.certificates,
     ...(result.renegotiation === undefined ? {} : { clientRenegotiations: result.renegotiation.accepted }),
     ...(result.earlyData === undefined ? {} : { maxEarlyData: result.earlyData.maxEarlyData }),
-    ...(result.ocsp === undefined ? {} : { ocspStapled: result.ocsp.stapled, ...(result.ocsp.problem === undefined ? {} : { ocspProblem: result.ocsp.problem }) }),
+    ...(result.ocsp === undefined ? {} : { ocspStapled: result.ocsp.stapled, ...(result.ocsp.problem === undefined ? {} : { ocspProblem: result.ocsp.problem }), ...(result.ocsp.unchecked === undefined ? {} : { ocspUnchecked: result.ocsp.unchecked }) }),
     ...(result.compression === undefined ? {} : { compression: result.compression }),
     ...(result.secureRenegotiation === undefined ? {} : { secureRenegotiation: result.secureRenegotiation }),
     ...(result.extendedMasterSecret === undefined ? {} : { extendedMasterSecret: result.extendedMasterSecret }),

@@ -9,21 +9,22 @@ const groupOf = (code: number) => GROUPS.find((group) => group.code === code) ??
 
 /** What the report says besides the tables: the graded offenders, what was not determined, the cost. */
 export function enumerationLines(result: ProbeResult): string[] {
-  return [...result.notes.map((note) => `not determined: ${note}`), `${result.connections} connections in ${result.durationMs} ms`];
+  return result.notes.map((note) => `not determined: ${note}`);
 }
 
 /** One line for a summary: the grade and the protocols it rests on. */
 export function gradeSummary(result: ProbeResult, grade: TlsGrade): string {
   const protocols = result.protocols.filter((protocol) => protocol.accepted).map((protocol) => protocol.protocol);
-  return `NCSC grade ${grade.verdict} (${protocols.join(', ') || 'no protocol accepted'})`;
+  return `NCSC grade ${grade.verdict} (${protocols.join(', ') || 'no protocol accepted'}; ${result.connections} connections in ${result.durationMs} ms)`;
 }
 
 function protocolTable(result: ProbeResult): ReportTable {
   const rows = PROTOCOLS.map(({ name, class: tlsClass }) => {
     const probed = result.protocols.find((protocol) => protocol.protocol === name);
-    return [name, probed?.accepted === true ? 'accepted' : 'not accepted', label(tlsClass), probed?.preference === undefined ? '' : `${probed.preference} order`, probed?.outcome ?? 'not probed'];
+    // A class next to a version that is not accepted would read like a grade of the server.
+    return [name, probed?.accepted === true ? 'accepted' : 'not accepted', probed?.accepted === true ? label(tlsClass) : '', probed?.preference === undefined ? '' : `${probed.preference} order`, probed?.outcome ?? 'not probed'];
   });
-  return { title: 'Protocols', columns: ['protocol', 'accepted', 'class', 'suite order', 'first probe'], rows };
+  return { id: 'protocols', title: 'Protocols', columns: ['protocol', 'accepted', 'class', 'suite order', 'first probe'], rows };
 }
 
 /** The full list per accepted protocol, in the order the server picked them. */
@@ -31,6 +32,7 @@ function suiteTables(result: ProbeResult): ReportTable[] {
   return result.protocols
     .filter((protocol) => protocol.accepted && protocol.suites.length > 0)
     .map((protocol) => ({
+      id: `suites-${protocol.protocol}`,
       title: `${protocol.protocol} cipher suites${protocol.preference === undefined ? '' : ` (${protocol.preference} order)`}`,
       columns: ['cipher suite', 'code point', 'class'],
       rows: protocol.suites.map((code) => [IANA_CIPHER_SUITES.get(code) ?? `unassigned suite ${hex(code)}`, hex(code), label(gradeSuite(code))]),
@@ -46,15 +48,21 @@ function keyExchangeTable(result: ProbeResult): ReportTable {
       return [graded.name, 'TLSv1.2 and lower (DHE)', label(graded.class)];
     }),
   ];
-  return { title: 'Key exchange groups', columns: ['group', 'protocol', 'class'], rows };
+  return { id: 'groups', title: 'Key exchange groups (in the order found)', columns: ['group', 'protocol', 'class'], rows };
+}
+
+/** In TLS 1.2 an ECDSA scheme names only the hash: the curve is the certificate's, whatever it is. */
+function tls12SchemeName(code: number): string {
+  const ecdsa: Record<number, string> = { 0x0403: 'ecdsa_sha256', 0x0503: 'ecdsa_sha384', 0x0603: 'ecdsa_sha512' };
+  return ecdsa[code] ?? signatureSchemeName(code);
 }
 
 function signatureTable(result: ProbeResult): ReportTable {
   const rows = [
     ...result.tls13SignatureSchemes.map((code) => [signatureSchemeName(code), 'TLSv1.3 CertificateVerify', label(gradeSignatureScheme(code))]),
-    ...result.signatureSchemes.map((code) => [signatureSchemeName(code), 'TLSv1.2 ServerKeyExchange', label(gradeSignatureScheme(code))]),
+    ...result.signatureSchemes.map((code) => [tls12SchemeName(code), 'TLSv1.2 ServerKeyExchange', label(gradeSignatureScheme(code))]),
   ];
-  return { title: 'Key exchange signatures', columns: ['signature scheme', 'where', 'class'], rows };
+  return { id: 'signatures', title: 'Key exchange signatures (what the server signs with when a client offers it)', columns: ['signature scheme', 'where', 'class'], rows };
 }
 
 /** Node's verification of the chain is reported here and graded by the check's HTTPS request. */
@@ -73,11 +81,11 @@ function certificateTable(result: ProbeResult): ReportTable {
     certificate.signatureAlgorithm ?? 'unknown',
     certificate.signatureAlgorithm === undefined ? '' : label(gradeCertificateSignature(certificate.signatureAlgorithm)),
   ]);
-  return { title: chainTitle(result), columns: ['certificate', 'key', 'key class', 'signature', 'signature class'], rows };
+  return { id: 'certificates', title: chainTitle(result), columns: ['certificate', 'key', 'key class', 'signature', 'signature class'], rows };
 }
 
 function optionTable(grade: TlsGrade): ReportTable {
-  return { title: 'Options', columns: ['option', 'class'], rows: grade.items.filter((item) => item.kind === 'option').map((item) => [item.item, label(item.class)]) };
+  return { id: 'options', title: 'Options', columns: ['option', 'class'], rows: grade.items.filter((item) => item.kind === 'option').map((item) => [item.item, label(item.class)]) };
 }
 
 /** The whole enumeration as tables, for the text report and for a page rendering the JSON one. */
