@@ -32,36 +32,44 @@ function isSchemaKeyword(keyword: string): boolean {
 }
 
 /**
+ * What a copy keeps of annotations. ajv gives `example`, `default`, `description` and `title`
+ * no code, so a root schema's copy drops them ('drop'): root schemas that differ only in their
+ * examples share one validator. Shared schemas are registered with them ('keep'), as before.
+ */
+export type Annotations = 'keep' | 'drop';
+
+/**
  * A copy of `schema` ready for ajv: subschemas copied (or referenced through `refFor`), `id`
  * removed from objects under keywords that are not schema keywords (draft-4 ajv would take
  * `{ "id": "x" }` inside an example for a schema id), and properties that are readOnly or
  * writeOnly, per `relaxation`, no longer required. Nothing under `not` is relaxed: that would
  * make the negation stricter. Values that are not walked (enum, required, ...) are shared.
  */
-export function copySchema(schema: JsonObject, relaxation: Relaxation, refFor: RefFor = INLINE): JsonObject {
+export function copySchema(schema: JsonObject, relaxation: Relaxation, refFor: RefFor = INLINE, annotations: Annotations = 'keep'): JsonObject {
   const copy: JsonObject = {};
   for (const [keyword, value] of Object.entries(schema)) {
-    copy[keyword] = copyKeyword(keyword, value, keyword === 'not' ? 'none' : relaxation, refFor);
+    if (annotations === 'drop' && isAnnotation(keyword, value)) continue;
+    copy[keyword] = copyKeyword(keyword, value, keyword === 'not' ? 'none' : relaxation, refFor, annotations);
   }
   if (relaxation !== 'none') relaxRequired(copy, schema, relaxation);
   return copy;
 }
 
-function copyKeyword(keyword: string, value: unknown, relaxation: Relaxation, refFor: RefFor): unknown {
-  if (Array.isArray(value)) return ARRAY_KEYWORDS.has(keyword) ? value.map((item) => copySubschema(item, relaxation, refFor)) : value;
+function copyKeyword(keyword: string, value: unknown, relaxation: Relaxation, refFor: RefFor, annotations: Annotations): unknown {
+  if (Array.isArray(value)) return ARRAY_KEYWORDS.has(keyword) ? value.map((item) => copySubschema(item, relaxation, refFor, annotations)) : value;
   if (!isObject(value)) return value;
   if (MAP_KEYWORDS.has(keyword)) {
-    return Object.fromEntries(Object.entries(value).map(([name, item]) => [name, copySubschema(item, relaxation, refFor)]));
+    return Object.fromEntries(Object.entries(value).map(([name, item]) => [name, copySubschema(item, relaxation, refFor, annotations)]));
   }
-  if (SINGLE_KEYWORDS.has(keyword)) return copySubschema(value, relaxation, refFor);
+  if (SINGLE_KEYWORDS.has(keyword)) return copySubschema(value, relaxation, refFor, annotations);
   if (SKIP_KEYWORDS.has(keyword)) return value;
   return withoutForeignIds(keyword, value);
 }
 
-function copySubschema(item: unknown, relaxation: Relaxation, refFor: RefFor): unknown {
+function copySubschema(item: unknown, relaxation: Relaxation, refFor: RefFor, annotations: Annotations): unknown {
   if (!isObject(item)) return item;
   const ref = refFor(item, relaxation);
-  return ref === undefined ? copySchema(item, relaxation, refFor) : { $ref: ref };
+  return ref === undefined ? copySchema(item, relaxation, refFor, annotations) : { $ref: ref };
 }
 
 /** The readOnly/writeOnly flag is read from the original property, which may be a shared schema. */
@@ -101,26 +109,6 @@ function withoutForeignIds(keyword: string, value: JsonObject): JsonObject {
 const ANNOTATIONS = ['example', 'default'];
 const TEXT_ANNOTATIONS = ['description', 'title'];
 
-/**
- * The schema without what only annotates it, so that schemas that differ only in their
- * examples or descriptions (most property schemas) share one compiled validator.
- */
-export function withoutAnnotations(schema: JsonObject): JsonObject {
-  const copy: JsonObject = {};
-  for (const [keyword, value] of Object.entries(schema)) {
-    if (ANNOTATIONS.includes(keyword) || (TEXT_ANNOTATIONS.includes(keyword) && typeof value === 'string')) continue;
-    copy[keyword] = annotationFree(keyword, value);
-  }
-  return copy;
-}
-
-function annotationFree(keyword: string, value: unknown): unknown {
-  if (Array.isArray(value)) return ARRAY_KEYWORDS.has(keyword) ? value.map(withoutAnnotationsIfSchema) : value;
-  if (!isObject(value)) return value;
-  if (MAP_KEYWORDS.has(keyword)) return Object.fromEntries(Object.entries(value).map(([name, item]) => [name, withoutAnnotationsIfSchema(item)]));
-  return SINGLE_KEYWORDS.has(keyword) ? withoutAnnotations(value) : value;
-}
-
-function withoutAnnotationsIfSchema(item: unknown): unknown {
-  return isObject(item) ? withoutAnnotations(item) : item;
+function isAnnotation(keyword: string, value: unknown): boolean {
+  return ANNOTATIONS.includes(keyword) || (TEXT_ANNOTATIONS.includes(keyword) && typeof value === 'string');
 }

@@ -4,8 +4,9 @@ import { schema as schemaFunction, type SchemaOptions } from '@stoplight/spectra
 import { MissingRefError, type ValidateFunction } from 'ajv';
 import ajvDraft04 from 'ajv-draft-04';
 import ajvFormats from 'ajv-formats';
-import { copySchema, withoutAnnotations, type Relaxation } from './example-schema.js';
+import { copySchema, type Relaxation } from './example-schema.js';
 import { describeErrors } from './example-messages.js';
+import { accepts, NULLABLE_WITHOUT_TYPE, understood, type Findings, type PrecheckEnv } from './example-precheck.js';
 import { isObject, type JsonObject, type JsonPath } from './json.js';
 
 /**
@@ -56,8 +57,12 @@ export function validateExample(
   // spectral's `schema` says so before it looks at the schema; {{print}} is filled in by Spectral.
   if (value === undefined) return [{ message: '#{{print("property")}}must exist', path }];
   const engine = engineFor(context);
-  const judge = engine === undefined ? undefined : compiledRoot(engine, schema, relaxation);
-  if (judge === undefined) return validateExpanded(value, path, schema, relaxation, context);
+  const root = engine === undefined ? undefined : preparedRoot(engine, schema, relaxation);
+  if (engine === undefined || root === undefined) return validateExpanded(value, path, schema, relaxation, context);
+  // Most examples are valid: a schema made of plain keywords judges them without ajv's compile.
+  root.understood ??= rootUnderstood(engine, root);
+  if (root.understood === 'yes' && accepts(root.schema, value, engine.precheck)) return [];
+  const judge = (root.judge ??= root.understood === 'nullable without type' ? { kind: 'broken', message: NULLABLE_WITHOUT_TYPE } : judgeOf(root.compile));
   if (judge.kind === 'unresolved') return [];
   if (judge.kind === 'broken') return [{ message: judge.message, path }];
   return judge.validate(value) ? [] : describeErrors(judge.validate.errors ?? [], value, path);
@@ -76,6 +81,28 @@ interface Registration {
   tainted: boolean;
   /** The prepared copy as JSON, to see whether a relaxation changed it. */
   body: string;
+  /** The prepared copy, as ajv has it under `id`. */
+  schema: JsonObject;
+}
+
+/** A root schema prepared for ajv; compiled only when an example needs ajv's judgement. */
+interface Root {
+  /** What ajv compiles: a shared schema's registered copy, or the root's own copy without annotations. */
+  schema: JsonObject;
+  compile: () => ValidateFunction | undefined;
+  /**
+   * Whether ajv would compile it without error and example-precheck.ts can apply it, or ajv
+   * would fail on `nullable` without `type` and on nothing else (decided once).
+   */
+  understood?: Understood;
+  judge?: Judge;
+}
+
+type Understood = 'yes' | 'nullable without type' | 'no';
+
+/** Whether a shared schema alone can be judged by the precheck, and what it references. */
+interface SharedCheck extends Findings {
+  ok: boolean;
 }
 
 interface Engine {
@@ -83,10 +110,15 @@ interface Engine {
   /** The resolved objects under components.schemas: `$ref`s to them are shared objects. */
   shared: Map<object, number>;
   registrations: Map<string, Registration>;
-  /** Judges of root schemas, or undefined where the expanded path must decide. */
-  roots: WeakMap<JsonObject, Partial<Record<Relaxation, Judge | undefined>>>;
-  /** Judges of root schemas by their prepared copy as JSON. */
-  byBody: Map<string, Judge>;
+  /** Prepared root schemas, or undefined where the expanded path must decide. */
+  roots: WeakMap<JsonObject, Partial<Record<Relaxation, Root | undefined>>>;
+  /** Prepared root schemas by their copy as JSON. */
+  byBody: Map<string, Root>;
+  /** Per shared id: whether the schema alone is understood, and what it references. */
+  sharedChecks: Map<string, SharedCheck>;
+  /** Shared ids whose whole reference closure is understood and clean ('yes') or known not to be ('no'). */
+  closures: Map<string, Understood>;
+  precheck: PrecheckEnv;
 }
 
 // CommonJS packages that declare `export default`: to TypeScript the default import is the
@@ -152,7 +184,13 @@ function engineFor(context: RulesetFunctionContext): Engine | undefined {
 }
 
 function createEngine(document: unknown): Engine {
-  return { ajv: createAjv(), shared: sharedSchemas(document), registrations: new Map(), roots: new WeakMap(), byBody: new Map() };
+  const ajv = createAjv();
+  const registrations = new Map<string, Registration>();
+  const precheck: PrecheckEnv = {
+    shared: (id) => registrations.get(id)?.schema,
+    formats: ajv.formats as Record<string, unknown>,
+  };
+  return { ajv, shared: sharedSchemas(document), registrations, roots: new WeakMap(), byBody: new Map(), sharedChecks: new Map(), closures: new Map(), precheck };
 }
 
 /** The class has it, the interface does not; without it nothing is shared, which is only slower. */
@@ -168,34 +206,90 @@ function sharedSchemas(document: unknown): Map<object, number> {
   return shared;
 }
 
-function compiledRoot(engine: Engine, schema: JsonObject, relaxation: Relaxation): Judge | undefined {
+function preparedRoot(engine: Engine, schema: JsonObject, relaxation: Relaxation): Root | undefined {
   const forSchema = engine.roots.get(schema) ?? {};
   engine.roots.set(schema, forSchema);
   if (relaxation in forSchema) return forSchema[relaxation];
-  const judge = compileRoot(engine, schema, relaxation);
-  forSchema[relaxation] = judge;
-  return judge;
+  const root = prepareRoot(engine, schema, relaxation);
+  forSchema[relaxation] = root;
+  return root;
 }
 
-function compileRoot(engine: Engine, schema: JsonObject, relaxation: Relaxation): Judge | undefined {
+function prepareRoot(engine: Engine, schema: JsonObject, relaxation: Relaxation): Root | undefined {
   const registration = register(engine, schema, relaxation);
-  if (registration !== undefined) return registration.tainted ? undefined : judgeOf(() => engine.ajv.getSchema(registration.id));
+  if (registration !== undefined) {
+    return registration.tainted ? undefined : { schema: registration.schema, compile: () => engine.ajv.getSchema(registration.id) };
+  }
   let tainted = false;
-  const copy = copySchema(schema, relaxation, (subschema, subRelaxation) => {
+  // Schemas are often written alike: `type: array` of the same $ref in many operations, and
+  // property schemas that differ only in their example (annotations are dropped).
+  const essential = copySchema(schema, relaxation, (subschema, subRelaxation) => {
     const shared = register(engine, subschema, subRelaxation);
     tainted ||= shared?.tainted === true;
     return shared?.id;
-  });
+  }, 'drop');
   if (tainted) return undefined;
-  // Schemas are often written alike: `type: array` of the same $ref in many operations, and
-  // property schemas that differ only in their example.
-  const essential = withoutAnnotations(copy);
   const body = JSON.stringify(essential);
   const known = engine.byBody.get(body);
   if (known !== undefined) return known;
-  const judge = judgeOf(() => engine.ajv.compile(essential));
-  engine.byBody.set(body, judge);
-  return judge;
+  const root: Root = { schema: essential, compile: () => engine.ajv.compile(essential) };
+  engine.byBody.set(body, root);
+  return root;
+}
+
+/**
+ * 'yes' when ajv would compile the root without error, so that `accepts` may judge examples:
+ * it passes the meta-schema (ajv's compile checks that), and it and every shared schema it
+ * references are made of keywords example-precheck.ts applies as ajv does. 'nullable without
+ * type' when ajv's compile would fail on that and on nothing else (compiling it only to fail
+ * costs as much as a compile).
+ */
+function rootUnderstood(engine: Engine, root: Root): Understood {
+  const found: Findings = { refs: [], nullableWithoutType: false };
+  if (!understood(root.schema, found, engine.precheck.formats)) return 'no';
+  if (engine.ajv.validateSchema(root.schema) !== true) return 'no';
+  const closure = closureUnderstood(engine, found.refs);
+  return closure === 'yes' && found.nullableWithoutType ? 'nullable without type' : closure;
+}
+
+/**
+ * Whether every shared schema reachable from `start` is understood. A walk that finds them all
+ * understood and clean settles every schema it met (their closures lie within it); one that
+ * finds a schema not understood settles that schema only.
+ */
+function closureUnderstood(engine: Engine, start: string[]): Understood {
+  const queue = [...start];
+  const met = new Set<string>();
+  let nullableWithoutType = false;
+  while (queue.length > 0) {
+    const id = queue.pop() as string;
+    const settled = engine.closures.get(id);
+    if (settled === 'no') return 'no';
+    if (settled === 'yes' || met.has(id)) continue;
+    met.add(id);
+    const check = sharedCheck(engine, id);
+    if (!check.ok) {
+      engine.closures.set(id, 'no');
+      return 'no';
+    }
+    nullableWithoutType ||= check.nullableWithoutType;
+    queue.push(...check.refs);
+  }
+  if (nullableWithoutType) return 'nullable without type';
+  for (const id of met) engine.closures.set(id, 'yes');
+  return 'yes';
+}
+
+/** A shared schema as ajv has it: registered under this very id, untainted, and understood. */
+function sharedCheck(engine: Engine, id: string): SharedCheck {
+  const known = engine.sharedChecks.get(id);
+  if (known !== undefined) return known;
+  const registration = engine.registrations.get(id);
+  const found: Findings = { refs: [], nullableWithoutType: false };
+  const ok = registration !== undefined && registration.id === id && !registration.tainted && understood(registration.schema, found, engine.precheck.formats);
+  const check = { ok, ...found };
+  engine.sharedChecks.set(id, check);
+  return check;
 }
 
 function judgeOf(compile: () => ValidateFunction | undefined): Judge {
@@ -220,7 +314,7 @@ function register(engine: Engine, schema: JsonObject, relaxation: Relaxation): R
   const id = `${SHARED_ID}/${relaxation}/${index}`;
   const known = engine.registrations.get(id);
   if (known !== undefined) return known;
-  const registration: Registration = { id, tainted: false, body: '' };
+  const registration: Registration = { id, tainted: false, body: '', schema: {} };
   // Registered before its body is copied, so a reference back to it (a real cycle) ends here.
   engine.registrations.set(id, registration);
   const copy = copySchema(schema, relaxation, (subschema, subRelaxation) => {
@@ -229,6 +323,7 @@ function register(engine: Engine, schema: JsonObject, relaxation: Relaxation): R
     return shared?.id;
   });
   registration.body = JSON.stringify(copy);
+  registration.schema = copy;
   if (relaxation !== 'none') {
     const plain = register(engine, schema, 'none') as Registration;
     if (plain.body === registration.body) {

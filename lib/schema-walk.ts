@@ -16,26 +16,46 @@ const SUBSCHEMA_MAPS = ['properties', 'patternProperties', '$defs', 'definitions
  * Values of `example`, `examples`, `default`, `enum` and `const` are data, never walked.
  */
 export function walkSchema(schema: unknown, path: JsonPath, visit: SchemaVisitor, seen: WeakSet<object>): void {
-  const stack: Array<[unknown, JsonPath]> = [[schema, path]];
+  const stack: Array<[JsonObject, JsonPath]> = isObject(schema) ? [[schema, path]] : [];
   while (stack.length > 0) {
-    const [node, nodePath] = stack.pop() as [unknown, JsonPath];
-    if (!isObject(node) || seen.has(node)) continue;
+    const [node, nodePath] = stack.pop() as [JsonObject, JsonPath];
+    if (seen.has(node)) continue;
     seen.add(node);
     visit(node, nodePath);
-    const children: Array<[unknown, JsonPath]> = [];
-    for (const key of SUBSCHEMA_MAPS) {
-      const map = node[key];
-      if (isObject(map)) for (const [name, child] of Object.entries(map)) children.push([child, [...nodePath, key, name]]);
+    pushChildren(stack, node, nodePath);
+  }
+}
+
+/**
+ * Pushes the subschemas of `node` last one first, so that the first is visited first and paths
+ * follow document order: the maps' entries, then the single subschemas, then the lists' items.
+ * Indexed loops and no intermediate lists: the walk meets tens of thousands of schemas.
+ */
+function pushChildren(stack: Array<[JsonObject, JsonPath]>, node: JsonObject, nodePath: JsonPath): void {
+  for (let k = SUBSCHEMA_LISTS.length - 1; k >= 0; k -= 1) {
+    const key = SUBSCHEMA_LISTS[k] as string;
+    const list = node[key];
+    if (!Array.isArray(list)) continue;
+    for (let index = list.length - 1; index >= 0; index -= 1) {
+      const child: unknown = list[index];
+      if (isObject(child)) stack.push([child, [...nodePath, key, index]]);
     }
-    for (const key of SUBSCHEMA_SINGLES) {
-      if (isObject(node[key])) children.push([node[key], [...nodePath, key]]);
+  }
+  for (let k = SUBSCHEMA_SINGLES.length - 1; k >= 0; k -= 1) {
+    const key = SUBSCHEMA_SINGLES[k] as string;
+    const child = node[key];
+    if (isObject(child)) stack.push([child, [...nodePath, key]]);
+  }
+  for (let k = SUBSCHEMA_MAPS.length - 1; k >= 0; k -= 1) {
+    const key = SUBSCHEMA_MAPS[k] as string;
+    const map = node[key];
+    if (!isObject(map)) continue;
+    const names = Object.keys(map);
+    for (let index = names.length - 1; index >= 0; index -= 1) {
+      const name = names[index] as string;
+      const child = map[name];
+      if (isObject(child)) stack.push([child, [...nodePath, key, name]]);
     }
-    for (const key of SUBSCHEMA_LISTS) {
-      const list = node[key];
-      if (Array.isArray(list)) list.forEach((child, index) => children.push([child, [...nodePath, key, index]]));
-    }
-    // Reverse so that the first child is visited first: paths then follow document order.
-    for (let index = children.length - 1; index >= 0; index -= 1) stack.push(children[index] as [unknown, JsonPath]);
   }
 }
 
@@ -121,6 +141,24 @@ function addResponse(roots: Roots, response: unknown, path: JsonPath): void {
 
 /** Walks every schema of the document once. */
 export function walkDocumentSchemas(document: unknown, visit: SchemaVisitor): void {
+  for (const [schema, path] of documentSchemas(document)) visit(schema, path);
+}
+
+type Visits = ReadonlyArray<readonly [JsonObject, JsonPath]>;
+
+/**
+ * The schemas of a document with their paths, listed once per frozen document (Spectral's
+ * resolved document is frozen, so the list cannot go stale): several rules walk them all
+ * (property names, geospatial detection), and on a large description one walk costs a second.
+ */
+const visitsCache = new WeakMap<object, Visits>();
+
+function documentSchemas(document: unknown): Visits {
+  const cached = isObject(document) ? visitsCache.get(document) : undefined;
+  if (cached !== undefined) return cached;
+  const visits: Array<readonly [JsonObject, JsonPath]> = [];
   const seen = new WeakSet<object>();
-  for (const [schema, path] of schemaRoots(document)) walkSchema(schema, path, visit, seen);
+  for (const [schema, path] of schemaRoots(document)) walkSchema(schema, path, (node, nodePath) => visits.push([node, nodePath]), seen);
+  if (isObject(document) && Object.isFrozen(document)) visitsCache.set(document, visits);
+  return visits;
 }

@@ -1,7 +1,7 @@
 import type { RulesetDefinition } from '@stoplight/spectral-core';
 import { oas } from '@stoplight/spectral-rulesets';
 import { coreRules, oasRules } from './core.js';
-import { oasExampleRules } from './oas.js';
+import { oasExampleRules, oasServerRules } from './oas.js';
 import { geoRules } from './geo.js';
 import { signingRules } from './signing.js';
 import { oauthRules } from './oauth.js';
@@ -19,7 +19,7 @@ function onOasBase(rules: Rules): RulesetDefinition {
  */
 
 /** nlgov-adr/core: the core design rules, with the spectral:oas rules the official linter keeps. */
-export const coreRuleset = onOasBase({ ...oasRules, ...oasExampleRules, ...coreRules });
+export const coreRuleset = onOasBase({ ...oasRules, ...oasExampleRules, ...oasServerRules, ...coreRules });
 /** nlgov-adr/geo: the geospatial module 1.0; silent on APIs without geospatial data. */
 export const geoRuleset = { rules: geoRules } as RulesetDefinition;
 /** nlgov-adr/signing: the payload and message signing module. */
@@ -27,7 +27,7 @@ export const signingRuleset = { rules: signingRules } as RulesetDefinition;
 /** nlgov-adr/oauth: the NL GOV OAuth 2.0 profile. */
 export const oauthRuleset = { rules: oauthRules } as RulesetDefinition;
 /** nlgov-adr: every machine-testable rule of the Dutch API Design Rules and its modules. */
-export const fullRuleset = onOasBase({ ...oasRules, ...oasExampleRules, ...coreRules, ...geoRules, ...signingRules, ...oauthRules });
+export const fullRuleset = onOasBase({ ...oasRules, ...oasExampleRules, ...oasServerRules, ...coreRules, ...geoRules, ...signingRules, ...oauthRules });
 
 /** Our own rules, per module, in the order the README and docs list them. */
 export const nlgovRulesByModule = { core: coreRules, geo: geoRules, signing: signingRules, oauth: oauthRules };

@@ -1,6 +1,9 @@
+import type { RuleDefinition } from '@stoplight/spectral-core';
 import { oas3 } from '@stoplight/spectral-formats';
+import { oas } from '@stoplight/spectral-rulesets';
 import mediaExamples from '../functions/mediaExamples.js';
 import schemaExamples from '../functions/schemaExamples.js';
+import { withFixedGiven } from '../lib/given.js';
 import type { NlgovRule } from './core.js';
 
 /*
@@ -35,4 +38,25 @@ export const oasExampleRules: Record<string, NlgovRule> = {
     given: '$',
     then: { function: schemaExamples },
   },
+};
+
+/*
+ * spectral:oas's oas3-server-variables, with its own function, options and message, and its
+ * `given` spelled out: `$.servers[*]`, `#PathItem.servers[*]`, `#OperationObject.servers[*]` and,
+ * for OpenAPI 3 only, `#LinkObject.server`, as spectral:oas's aliases expand them. Its wildcards
+ * would make Spectral walk the whole resolved document (lib/given.ts), so they are matched by
+ * withFixedGiven instead. test/given.test.ts checks this list against Spectral's own expansion.
+ */
+const SPECTRAL_OPERATIONS = '$.paths[*][get,put,post,delete,options,head,patch,trace]';
+export const SERVER_VARIABLES_GIVEN = ['$.servers[*]', '$.paths[*].servers[*]', `${SPECTRAL_OPERATIONS}.servers[*]`];
+export const SERVER_VARIABLES_OAS3_GIVEN = ['$.components.links[*].server', `${SPECTRAL_OPERATIONS}.responses[*].links[*].server`, '$.components.responses[*].links[*].server'];
+
+const builtinRules = (oas as { rules: Record<string, RuleDefinition> }).rules;
+
+/** Merged by Spectral onto the built-in rule of the same name, which keeps its formats and documentation link. */
+export const oasServerRules: Record<string, RuleDefinition> = {
+  'oas3-server-variables': withFixedGiven(
+    { ...(builtinRules['oas3-server-variables'] as RuleDefinition), severity: 'error', given: SERVER_VARIABLES_GIVEN },
+    [{ formats: [oas3], given: SERVER_VARIABLES_OAS3_GIVEN }],
+  ),
 };

@@ -3,6 +3,7 @@ import type { RulesetDefinition } from '@stoplight/spectral-core';
 import { oas } from '@stoplight/spectral-rulesets';
 import { createLinter, lintText } from '../lib/lint.js';
 import { FIXTURES, findingsOf, type Finding } from './harness.js';
+import { PRECHECK_CASES } from './precheck-cases.js';
 
 /*
  * nlgov-adr replaces spectral:oas's oas3-valid-media-example and oas3-valid-schema-example by
@@ -292,4 +293,18 @@ test('a valid document has no example findings from either rule', async () => {
   const document = api(jsonResponse({ schema: { ...THING, example: { id: 1, name: 'a' } }, example: { id: 2, name: 'b' } }));
   await expectSame(MEDIA, document, []);
   await expectSame(SCHEMA, document, []);
+});
+
+/* Valid examples are judged without ajv where the schema's keywords allow (lib/example-precheck.ts): every verdict must be ajv's. */
+test.each(PRECHECK_CASES)('valid and invalid examples as ajv judges them: %s', async (_name, schema, ok, bad) => {
+  const examples = Object.fromEntries([
+    ...ok.map((value, index) => [`ok${index}`, { value }]),
+    ...bad.map((value, index) => [`bad${index}`, { value }]),
+  ]);
+  const base = { type: 'object', required: ['id'], properties: { id: { type: 'integer' } } };
+  const document = api(jsonResponse({ schema, examples }), { schemas: { Base: base } });
+  const { ours, builtIn } = await bothOf(MEDIA, document);
+  expect(ours).toEqual(builtIn);
+  const judged = new Set(ours.map(([, path]) => /\.examples\.(\w+)\./.exec(path)?.[1]));
+  expect([...judged].sort()).toEqual(bad.map((_value, index) => `bad${index}`).sort());
 });
