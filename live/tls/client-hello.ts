@@ -82,7 +82,8 @@ function keyShareExtension(groups: readonly number[]): Buffer {
 }
 
 /** SNI only for DNS names: RFC 6066 forbids IP literals in server_name. */
-function isDnsName(host: string): boolean {
+/** SNI carries DNS names only: RFC 6066 forbids IP addresses in server_name. */
+export function isDnsName(host: string): boolean {
   return /[a-z]/i.test(host) && !host.includes(':');
 }
 

@@ -2,6 +2,7 @@ import { constants } from 'node:crypto';
 import tls from 'node:tls';
 import * as asn1js from 'asn1js';
 import { ALERT_NAMES } from './server-hello.js';
+import { isDnsName } from './client-hello.js';
 import { RENEGOTIATION_LIMIT, SIGNATURE_SCHEMES } from './grading.js';
 
 /**
@@ -31,11 +32,15 @@ export function shortReason(message: string): string {
   return reason?.[1] ?? message.trim();
 }
 
+/** What a socket error says for a report: a reset by name, anything else as OpenSSL's reason. */
+function failureOf(error: NodeJS.ErrnoException): string {
+  return error.code === 'ECONNRESET' ? 'connection reset' : shortReason(error.message);
+}
+
 function ignoreLateError(): void {}
 
-/** SNI only for DNS names: RFC 6066 forbids IP addresses in server_name. */
 export function serverNameOf(target: HandshakeTarget): string | undefined {
-  return target.serverName ?? (/[a-z]/i.test(target.host) && !target.host.includes(':') ? target.host : undefined);
+  return target.serverName ?? (isDnsName(target.host) ? target.host : undefined);
 }
 
 function remainingMs(target: HandshakeTarget): number {
@@ -71,7 +76,7 @@ export function connect(target: HandshakeTarget, options: tls.ConnectionOptions,
       if ('failure' in outcome) socket.destroy();
       resolve(outcome);
     }
-    const onError = (error: NodeJS.ErrnoException) => settle({ failure: error.code === 'ECONNRESET' ? 'connection reset' : shortReason(error.message) });
+    const onError = (error: NodeJS.ErrnoException) => settle({ failure: failureOf(error) });
     const onClose = () => settle({ failure: 'connection closed during the handshake' });
     socket.once('secureConnect', () => settle({ socket }));
     socket.once('error', onError);
@@ -91,7 +96,7 @@ export interface RenegotiationResult {
 function renegotiateOnce(socket: tls.TLSSocket, timeoutMs: number): Promise<true | string> {
   return new Promise((resolve) => {
     const timer = setTimeout(() => finish('no answer within the timeout'), timeoutMs);
-    const onError = (error: NodeJS.ErrnoException) => finish(error.code === 'ECONNRESET' ? 'connection reset' : shortReason(error.message));
+    const onError = (error: NodeJS.ErrnoException) => finish(failureOf(error));
     const onClose = () => finish('connection closed');
     function finish(result: true | string): void {
       clearTimeout(timer);
@@ -124,7 +129,7 @@ const BROAD_OFFER: tls.ConnectionOptions = {
 };
 
 /**
- * Renegotiates one TLS 1.2-or-lower connection up to LIMIT + 1 times; undefined when no such
+ * Renegotiates one TLS 1.2-or-lower connection up to LIMIT + 1 times; a failure when no such
  * connection could be made. TLS 1.3 has no renegotiation, so the connection is capped at 1.2.
  */
 export async function clientRenegotiation(target: HandshakeTarget): Promise<RenegotiationResult | { failure: string }> {
@@ -264,9 +269,11 @@ const TLS13_SIGNATURE_SCHEMES: readonly number[] = [0x0403, 0x0503, 0x0603, 0x08
 export async function tls13SignatureSchemes(target: HandshakeTarget, run: <T>(task: () => Promise<T>) => Promise<T>, note: (text: string) => void): Promise<Array<{ scheme: number; chain: Buffer[] }>> {
   const outcomes = await Promise.all(TLS13_SIGNATURE_SCHEMES.map((scheme) => run(async () => {
     const connected = await connect(target, { ...BROAD_OFFER, minVersion: 'TLSv1.3', sigalgs: SIGNATURE_SCHEMES.get(scheme) ?? '' });
-    // A refusal (an alert) means the scheme is not used; no answer at all leaves it undetermined.
-    if ('failure' in connected && !/^alert |^not offered by this Node/.test(connected.failure)) note(`TLSv1.3 signature scheme ${SIGNATURE_SCHEMES.get(scheme) ?? scheme}: ${connected.failure}`);
-    if ('failure' in connected) return undefined;
+    if ('failure' in connected) {
+      // A refusal (an alert) means the scheme is not used; no answer at all leaves it undetermined.
+      if (!/^alert |^not offered by this Node/.test(connected.failure)) note(`TLSv1.3 signature scheme ${SIGNATURE_SCHEMES.get(scheme) ?? scheme}: ${connected.failure}`);
+      return undefined;
+    }
     // A server with an RSA and an ECDSA certificate sends the one the scheme needs: both get graded.
     const chain = chainOf(connected.socket);
     connected.socket.destroy();

@@ -62,7 +62,7 @@ export interface ProbeResult extends Omit<TlsFindings, 'protocols' | 'suites' | 
 const TLS13_SUITES = new Set([0x1301, 0x1302, 0x1303, 0x1304, 0x1305, 0x00c6, 0x00c7]);
 const RENEGOTIATION_SCSV = 0x00ff;
 /** Signalling values, not suites: offering them asks for behaviour, not a cipher. */
-const SCSV = new Set([0x00ff, 0x5600]);
+const SCSV = new Set([RENEGOTIATION_SCSV, 0x5600]);
 const LEGACY_SUITES: readonly number[] = [...IANA_CIPHER_SUITES.keys()].filter((code) => !TLS13_SUITES.has(code) && !SCSV.has(code));
 const MODERN_SUITES: readonly number[] = [...TLS13_SUITES];
 const EC_GROUPS: readonly number[] = GROUPS.filter((group) => group.code < 0x0100).map((group) => group.code);
@@ -174,7 +174,7 @@ interface Prober {
 }
 
 function helloFor(prober: Prober, protocol: ProtocolName, suites: readonly number[], extra: Partial<ClientHelloOptions> = {}): Buffer {
-  const wire = PROTOCOLS.find((entry) => entry.name === protocol)?.wire ?? 0x0303;
+  const wire = wireOf(protocol);
   const serverName = prober.options.serverName ?? prober.options.host;
   if (protocol === 'TLSv1.3') {
     // Every group is listed, so that a server with only finite-field or brainpool groups answers
