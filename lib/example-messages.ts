@@ -1,6 +1,7 @@
 import type { IFunctionResult } from '@stoplight/spectral-core';
 import betterAjvErrors from '@stoplight/better-ajv-errors';
 import type { ErrorObject } from 'ajv';
+import type { ExampleError } from './ajv-interpreter.js';
 import { isObject, type JsonPath } from './json.js';
 
 /*
@@ -9,11 +10,12 @@ import { isObject, type JsonPath } from './json.js';
  */
 
 /** Findings for the errors of one value at `path`; their paths extend it. */
-export function describeErrors(errors: ErrorObject[], value: unknown, path: JsonPath): IFunctionResult[] {
+export function describeErrors(errors: ExampleError[], value: unknown, path: JsonPath): IFunctionResult[] {
   rewriteNullable(errors);
   const unmatched = unmatchedCombinators(errors);
   // better-ajv-errors takes the schema but does not read it; the expanded copy does not exist here.
-  return betterAjvErrors(null, errors, { propertyPath: path, targetValue: value }).map(({ suggestion, error, path: errorPath }) => ({
+  // Of each error it reads the keyword, instancePath, params and message, which ExampleError has.
+  return betterAjvErrors(null, errors as ErrorObject[], { propertyPath: path, targetValue: value }).map(({ suggestion, error, path: errorPath }) => ({
     message: describeCombinator(describeArrayItem(suggestion !== undefined ? `${error}. ${suggestion}` : error, errorPath), unmatched.get(errorPath)),
     path: [...path, ...(errorPath !== '' ? errorPath.replace(/^\//, '').split('/') : [])],
   }));
@@ -24,7 +26,7 @@ export function describeErrors(errors: ErrorObject[], value: unknown, path: Json
  * the flag through the schema path in the expanded schema; with shared schemas compiled apart,
  * that path is relative to one of them, so the error's own `parentSchema` (ajv's `verbose`) is used.
  */
-function rewriteNullable(errors: ErrorObject[]): void {
+function rewriteNullable(errors: ExampleError[]): void {
   for (const error of errors) {
     if (error.keyword === 'type' && isObject(error.parentSchema) && error.parentSchema.nullable === true) error.message += ',null';
   }
@@ -39,7 +41,7 @@ function describeArrayItem(message: string, errorPath: string): string {
   return message.startsWith(prefix) ? `Item at index ${index}${message.slice(prefix.length)}` : message;
 }
 
-function unmatchedCombinators(errors: ErrorObject[]): Map<string, string> {
+function unmatchedCombinators(errors: ExampleError[]): Map<string, string> {
   const unmatched = new Map<string, string>();
   for (const { keyword, instancePath, params } of errors) {
     if ((keyword === 'oneOf' || keyword === 'anyOf') && !Array.isArray((params as { passingSchemas?: unknown }).passingSchemas)) {

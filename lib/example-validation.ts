@@ -6,7 +6,7 @@ import ajvDraft04 from 'ajv-draft-04';
 import ajvFormats from 'ajv-formats';
 import { copySchema, type Relaxation } from './example-schema.js';
 import { describeErrors } from './example-messages.js';
-import { accepts, NULLABLE_WITHOUT_TYPE, understood, type Findings, type PrecheckEnv } from './example-precheck.js';
+import { NULLABLE_WITHOUT_TYPE, understood, validationErrors, type Findings, type PrecheckEnv } from './ajv-interpreter.js';
 import { isObject, type JsonObject, type JsonPath } from './json.js';
 
 /**
@@ -59,9 +59,12 @@ export function validateExample(
   const engine = engineFor(context);
   const root = engine === undefined ? undefined : preparedRoot(engine, schema, relaxation);
   if (engine === undefined || root === undefined) return validateExpanded(value, path, schema, relaxation, context);
-  // Most examples are valid: a schema made of plain keywords judges them without ajv's compile.
+  // A schema made of plain keywords is applied as ajv's code would apply it, without compiling that code.
   root.understood ??= rootUnderstood(engine, root);
-  if (root.understood === 'yes' && accepts(root.schema, value, engine.precheck)) return [];
+  if (root.understood === 'yes') {
+    const errors = validationErrors(root.schema, value, engine.precheck);
+    return errors.length === 0 ? [] : describeErrors(errors, value, path);
+  }
   const judge = (root.judge ??= root.understood === 'nullable without type' ? { kind: 'broken', message: NULLABLE_WITHOUT_TYPE } : judgeOf(root.compile));
   if (judge.kind === 'unresolved') return [];
   if (judge.kind === 'broken') return [{ message: judge.message, path }];
@@ -91,7 +94,7 @@ interface Root {
   schema: JsonObject;
   compile: () => ValidateFunction | undefined;
   /**
-   * Whether ajv would compile it without error and example-precheck.ts can apply it, or ajv
+   * Whether ajv would compile it without error and ajv-interpreter.ts can apply it, or ajv
    * would fail on `nullable` without `type` and on nothing else (decided once).
    */
   understood?: Understood;
@@ -132,7 +135,7 @@ const SHARED_ID = 'https://nlgov-adr.invalid/components/schemas';
  * spectral-functions' ajv, as its `createAjvInstance(AjvDraft4, false)` builds it, plus `verbose`
  * for the nullable rewrite and two code generation options; none changes what is valid or the messages.
  */
-function createAjv(): InstanceType<typeof AjvDraft04> {
+export function createAjv(): InstanceType<typeof AjvDraft04> {
   const ajv = new AjvDraft04({
     allErrors: false,
     meta: true,
@@ -238,9 +241,9 @@ function prepareRoot(engine: Engine, schema: JsonObject, relaxation: Relaxation)
 }
 
 /**
- * 'yes' when ajv would compile the root without error, so that `accepts` may judge examples:
+ * 'yes' when ajv would compile the root without error, so that ajv-interpreter.ts may judge examples:
  * it passes the meta-schema (ajv's compile checks that), and it and every shared schema it
- * references are made of keywords example-precheck.ts applies as ajv does. 'nullable without
+ * references are made of keywords ajv-interpreter.ts applies as ajv does. 'nullable without
  * type' when ajv's compile would fail on that and on nothing else (compiling it only to fail
  * costs as much as a compile).
  */

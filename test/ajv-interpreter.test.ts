@@ -1,0 +1,125 @@
+import type { ErrorObject } from 'ajv';
+import { understood, validationErrors, type ExampleError, type Findings, type PrecheckEnv } from '../lib/ajv-interpreter.js';
+import { createAjv } from '../lib/example-validation.js';
+import { PRECHECK_CASES } from './precheck-cases.js';
+
+/*
+ * lib/ajv-interpreter.ts applies schemas without ajv's compile. test/oas-examples.test.ts holds
+ * its findings to spectral's own rule; these tests hold that it judges those schemas itself, with
+ * ajv's very errors, and that it refuses what ajv would compile differently or not at all.
+ * test/ajv-interpreter-fuzz.test.ts compares it with ajv on generated schemas and values.
+ */
+
+// The ajv example-validation.ts validates with, so that errors compare option for option.
+const ajv = createAjv();
+const BASE_ID = '#/components/schemas/Base';
+const BASE = { type: 'object', required: ['id'], properties: { id: { type: 'integer' } } };
+ajv.addSchema(BASE, BASE_ID);
+const env: PrecheckEnv = {
+  shared: (id) => (id === BASE_ID ? BASE : undefined),
+  formats: ajv.formats as Record<string, unknown>,
+};
+
+function accepts(schema: Record<string, unknown>, value: unknown): boolean {
+  return validationErrors(schema, value, env).length === 0;
+}
+
+/** What the findings read of an error (lib/example-messages.ts), and the nullable flag of a type error. */
+function essentials(errors: ReadonlyArray<ExampleError | ErrorObject>): unknown[] {
+  return errors.map(({ keyword, instancePath, params, message, parentSchema }) => ({
+    keyword, instancePath, params, message, ...(keyword === 'type' ? { nullable: (parentSchema as { nullable?: unknown } | undefined)?.nullable } : {}),
+  }));
+}
+
+function ajvErrors(schema: object, value: unknown): unknown[] {
+  const validate = ajv.compile(schema);
+  return validate(value) ? [] : essentials(validate.errors ?? []);
+}
+
+function findingsOf(schema: unknown): Findings & { understood: boolean } {
+  const found: Findings = { refs: [], nullableWithoutType: false };
+  return { understood: understood(schema, found, env.formats), ...found };
+}
+
+test.each(PRECHECK_CASES)('judged without ajv, with ajv\'s errors: %s', (_name, schema, ok, bad) => {
+  expect(findingsOf(schema)).toMatchObject({ understood: true, nullableWithoutType: false });
+  expect(ok.map((value) => accepts(schema, value))).toEqual(ok.map(() => true));
+  expect(bad.map((value) => accepts(schema, value))).toEqual(bad.map(() => false));
+  expect(bad.map((value) => essentials(validationErrors(schema, value, env)))).toEqual(bad.map((value) => ajvErrors(schema, value)));
+});
+
+/*
+ * ajv reports the first keyword that fails in the order of its generated code, which is not the
+ * order a schema is written in. Each case below has two or more failing keywords.
+ */
+test.each<[string, Record<string, unknown>, unknown, unknown[]]>([
+  ['enum before a type of its own group', { type: 'object', properties: { a: { type: 'string' } }, enum: [{ a: 'x' }] }, 'text',
+    [{ keyword: 'enum', instancePath: '', params: { allowedValues: [{ a: 'x' }] }, message: 'must be equal to one of the allowed values' }]],
+  ['a type without keywords of its group before enum', { type: 'string', enum: ['a'] }, 1,
+    [{ keyword: 'type', instancePath: '', params: { type: 'string' }, message: 'must be string', nullable: undefined }]],
+  ['a number keyword before the object type', { type: 'object', required: ['a'], minimum: 5 }, 3,
+    [{ keyword: 'minimum', instancePath: '', params: { comparison: '>=', limit: 5 }, message: 'must be >= 5' }]],
+  ['required before additionalProperties before properties', { type: 'object', required: ['b'], properties: { a: { type: 'string' } }, additionalProperties: false }, { a: 1, c: 2 },
+    [{ keyword: 'required', instancePath: '', params: { missingProperty: 'b' }, message: "must have required property 'b'" }]],
+  ['additionalProperties before properties', { type: 'object', properties: { a: { type: 'string' } }, additionalProperties: false }, { a: 1, c: 2 },
+    [{ keyword: 'additionalProperties', instancePath: '', params: { additionalProperty: 'c' }, message: 'must NOT have additional properties' }]],
+  ['additionalItems before items', { type: 'array', items: [{ type: 'string' }], additionalItems: false }, [1, 2],
+    [{ keyword: 'additionalItems', instancePath: '', params: { limit: 1 }, message: 'must NOT have more than 1 items' }]],
+  ['the first pair of equal scalars found from the end', { type: 'array', items: { type: 'integer' }, uniqueItems: true }, [1, 2, 1, 2],
+    [{ keyword: 'uniqueItems', instancePath: '', params: { i: 1, j: 3 }, message: 'must NOT have duplicate items (items ## 3 and 1 are identical)' }]],
+  ['the first pair of equal objects found from the end', { type: 'array', uniqueItems: true }, [{ a: 1 }, { b: 1 }, { a: 1 }, { b: 1 }],
+    [{ keyword: 'uniqueItems', instancePath: '', params: { i: 3, j: 1 }, message: 'must NOT have duplicate items (items ## 1 and 3 are identical)' }]],
+  ['items of another type skipped by uniqueItems', { type: 'array', items: { type: 'integer' }, uniqueItems: true }, [1.5, 1.5],
+    [{ keyword: 'type', instancePath: '/0', params: { type: 'integer' }, message: 'must be integer', nullable: undefined }]],
+  ['anyOf: the errors of every branch, then its own', { anyOf: [{ type: 'string' }, { type: 'integer', minimum: 3 }] }, 1, [
+    { keyword: 'type', instancePath: '', params: { type: 'string' }, message: 'must be string', nullable: undefined },
+    { keyword: 'minimum', instancePath: '', params: { comparison: '>=', limit: 3 }, message: 'must be >= 3' },
+    { keyword: 'anyOf', instancePath: '', params: {}, message: 'must match a schema in anyOf' }]],
+  ['oneOf with two passing: the pair, and the errors of a branch that failed between', { oneOf: [{ type: 'integer' }, { type: 'string' }, { minimum: 0 }] }, 1, [
+    { keyword: 'type', instancePath: '', params: { type: 'string' }, message: 'must be string', nullable: undefined },
+    { keyword: 'oneOf', instancePath: '', params: { passingSchemas: [0, 2] }, message: 'must match exactly one schema in oneOf' }]],
+  ['patterns before keys, and escaped pointers', { type: 'object', patternProperties: { '^a': { type: 'string' }, '/': { type: 'integer' } } }, { 'x/y~': 'z', a: 1 },
+    [{ keyword: 'type', instancePath: '/a', params: { type: 'string' }, message: 'must be string', nullable: undefined }]],
+  ['a nullable type named as written', { type: 'object', nullable: true, properties: { a: { type: 'string', nullable: true } } }, { a: 1 },
+    [{ keyword: 'type', instancePath: '/a', params: { type: 'string' }, message: 'must be string', nullable: true }]],
+])('errors in ajv\'s order: %s', (_name, schema, value, expected) => {
+  expect(findingsOf(schema).understood).toBe(true);
+  expect(essentials(validationErrors(schema, value, env))).toEqual(expected);
+  expect(ajvErrors(schema, value)).toEqual(expected);
+});
+
+test('shared schemas it references are handed back, to be judged too', () => {
+  expect(findingsOf({ type: 'array', items: { $ref: 'https://x.invalid/a' }, allOf: [{ $ref: 'https://x.invalid/b' }] }).refs).toEqual(['https://x.invalid/a', 'https://x.invalid/b']);
+});
+
+test.each([
+  ['a $ref with siblings', { $ref: '#/components/schemas/Base', description: 'x' }],
+  ['a keyword it does not apply', { type: 'object', dependencies: { a: ['b'] } }],
+  ['a schema id', { id: 'https://example.nl/s', type: 'string' }],
+  ['$schema', { $schema: 'http://json-schema.org/draft-07/schema#', type: 'string' }],
+  ['a pattern JavaScript cannot compile', { type: 'string', pattern: '(' }],
+  ['exclusiveMaximum without maximum (ajv throws)', { type: 'number', exclusiveMaximum: true }],
+  ['type null with nullable: false (ajv throws)', { type: 'null', nullable: false }],
+  ['an unknown type', { type: 'date' }],
+  ['a property name every object inherits', { type: 'object', properties: { constructor: { type: 'string' } } }],
+  ['a required name every object inherits', { type: 'object', required: ['toString'] }],
+  ['a non-schema subschema', { type: 'object', properties: { a: true } }],
+])('not judged, left to ajv: %s', (_name, schema) => {
+  expect(findingsOf(schema).understood).toBe(false);
+});
+
+test('an async format is left to ajv, which refuses it in a sync schema', () => {
+  const withAsync: PrecheckEnv['formats'] = { ...env.formats, later: { async: true, validate: async () => true } };
+  expect(understood({ type: 'string', format: 'later' }, { refs: [], nullableWithoutType: false }, withAsync)).toBe(false);
+});
+
+test('nullable without type is noted: ajv fails to compile such a schema, with its own message', () => {
+  expect(findingsOf({ type: 'object', properties: { size: { nullable: true, allOf: [{ type: 'integer' }] } } })).toMatchObject({ understood: true, nullableWithoutType: true });
+  expect(() => ajv.compile({ type: 'object', properties: { size: { nullable: true } } })).toThrow('"nullable" cannot be used without "type"');
+});
+
+test('annotations and extensions are ignored, as ajv ignores them', () => {
+  const schema = { type: 'string', description: 'd', title: 't', example: 1, default: 2, readOnly: true, deprecated: true, xml: {}, 'x-any': { id: 'x' } };
+  expect(findingsOf(schema).understood).toBe(true);
+  expect(accepts(schema, 'text')).toBe(true);
+});
