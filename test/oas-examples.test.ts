@@ -295,7 +295,7 @@ test('a valid document has no example findings from either rule', async () => {
   await expectSame(SCHEMA, document, []);
 });
 
-/* Valid examples are judged without ajv where the schema's keywords allow (lib/example-precheck.ts): every verdict must be ajv's. */
+/* Examples are judged without ajv's compile where the schema's keywords allow (lib/ajv-interpreter.ts): every verdict and message must be ajv's. */
 test.each(PRECHECK_CASES)('valid and invalid examples as ajv judges them: %s', async (_name, schema, ok, bad) => {
   const examples = Object.fromEntries([
     ...ok.map((value, index) => [`ok${index}`, { value }]),

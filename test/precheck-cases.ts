@@ -2,8 +2,8 @@ type Json = Record<string, unknown>;
 
 /*
  * Schemas with examples ajv accepts (`ok`) and examples it rejects (`bad`), on the edges where
- * JSON Schema and JavaScript differ: lib/example-precheck.ts must judge each as ajv does. Used by
- * test/oas-examples.test.ts (against spectral's own rule) and test/example-precheck.test.ts.
+ * JSON Schema and JavaScript differ: lib/ajv-interpreter.ts must judge each as ajv does. Used by
+ * test/oas-examples.test.ts (against spectral's own rule) and test/ajv-interpreter.test.ts.
  * `#/components/schemas/Base` is `{ type: object, required: [id], properties: { id: integer } }`.
  */
 export const PRECHECK_CASES: Array<[name: string, schema: Json, ok: unknown[], bad: unknown[]]> = [
