@@ -97,7 +97,8 @@ function keywordUnderstood(keyword: string, value: unknown, schema: JsonObject, 
     case 'properties':
       return isObject(value) && Object.entries(value).every(([name, property]) => plainName(name) && sub(property));
     case 'patternProperties':
-      return isObject(value) && Object.entries(value).every(([pattern, property]) => compiles(pattern) && sub(property));
+      // ajv skips a pattern named `__proto__` (allSchemaProperties), also for additionalProperties.
+      return isObject(value) && Object.entries(value).every(([pattern, property]) => pattern !== '__proto__' && compiles(pattern) && sub(property));
     case 'additionalProperties':
     case 'additionalItems':
       return typeof value === 'boolean' || sub(value);
@@ -170,7 +171,8 @@ function compiles(pattern: string): boolean {
  * keywords of no type (const, enum, not, anyOf, oneOf, allOf); then the keyword groups of the
  * number, string, array and object types, each applied only to data of its type, in the order
  * the draft-04 vocabularies add their keywords. The first keyword that fails ends its schema, and
- * the schemas around it; anyOf and oneOf gather the errors of their branches.
+ * the schemas around it; anyOf and oneOf gather the errors of their branches, and inside a branch
+ * a type checked first is followed by the keywords of no type (Walk.inBranch).
  */
 
 /**
@@ -187,7 +189,8 @@ type Group = 'number' | 'string' | 'array' | 'object';
 const GROUP_KEYWORDS: ReadonlyArray<[Group, readonly string[]]> = [
   ['number', ['maximum', 'minimum', 'exclusiveMaximum', 'exclusiveMinimum', 'multipleOf', 'format']],
   ['string', ['maxLength', 'minLength', 'pattern', 'format']],
-  ['array', ['maxItems', 'minItems', 'uniqueItems', 'additionalItems', 'items', 'contains']],
+  // items and additionalItems are declared `before: "uniqueItems"`.
+  ['array', ['maxItems', 'minItems', 'additionalItems', 'items', 'contains', 'uniqueItems']],
   ['object', ['maxProperties', 'minProperties', 'required', 'propertyNames', 'additionalProperties', 'dependencies', 'properties', 'patternProperties']],
 ];
 
@@ -196,6 +199,12 @@ interface Walk {
   /** Where in the value the walk is; pushed and popped, joined only for an error. */
   path: Array<string | number>;
   errors: ExampleError[];
+  /**
+   * Inside a branch of anyOf, oneOf or not (ajv's `compositeRule`), up to the next shared schema,
+   * which ajv compiles into a function of its own. There a type checked first does not end the
+   * schema: ajv adds the error and still applies the keywords of no type.
+   */
+  inBranch: boolean;
 }
 
 /**
@@ -204,7 +213,7 @@ interface Walk {
  * whose shared schemas it accepted too, and which pass the meta-schema.
  */
 export function validationErrors(schema: JsonObject, data: unknown, env: PrecheckEnv): ExampleError[] {
-  const walk: Walk = { env, path: [], errors: [] };
+  const walk: Walk = { env, path: [], errors: [], inBranch: false };
   validate(schema, data, walk);
   return walk.errors;
 }
@@ -213,11 +222,16 @@ function validate(schema: JsonObject, data: unknown, walk: Walk): boolean {
   if (typeof schema.$ref === 'string') {
     // An id ajv does not know makes it fail to compile, which spectral leaves unreported.
     const shared = walk.env.shared(schema.$ref);
-    return shared === undefined || validate(shared, data, walk);
+    return shared === undefined || validate(shared, data, walk.inBranch ? { ...walk, inBranch: false } : walk);
   }
   const types = schemaTypes(schema);
   const typeFirst = types.length > 0 && !(types.length === 1 && groupUsed(schema, types[0] as string));
-  if (typeFirst && !types.some((type) => hasType(type, data))) return typeError(schema, walk);
+  if (typeFirst && !types.some((type) => hasType(type, data))) {
+    typeError(schema, walk);
+    // The keyword groups of the types come after a check that no error was added; these do not.
+    if (walk.inBranch) untypedKeywordsAccept(schema, data, walk);
+    return false;
+  }
   if (!untypedKeywordsAccept(schema, data, walk)) return false;
   for (const [group] of GROUP_KEYWORDS) {
     if (!groupUsed(schema, group)) continue;
@@ -297,7 +311,7 @@ function untypedKeywordsAccept(schema: JsonObject, data: unknown, walk: Walk): b
     return fail(walk, schema, 'enum', { allowedValues: schema.enum }, 'must be equal to one of the allowed values');
   }
   // `not` gathers no errors: it only asks whether its schema holds.
-  if (isObject(schema.not) && validate(schema.not, data, { ...walk, errors: [] })) return fail(walk, schema, 'not', {}, 'must NOT be valid');
+  if (isObject(schema.not) && validate(schema.not, data, { ...walk, errors: [], inBranch: true })) return fail(walk, schema, 'not', {}, 'must NOT be valid');
   if (Array.isArray(schema.anyOf) && !anyOfAccepts(schema, schema.anyOf as JsonObject[], data, walk)) return false;
   if (Array.isArray(schema.oneOf) && !oneOfAccepts(schema, schema.oneOf as JsonObject[], data, walk)) return false;
   return !Array.isArray(schema.allOf) || (schema.allOf as JsonObject[]).every((part) => validate(part, data, walk));
@@ -306,8 +320,9 @@ function untypedKeywordsAccept(schema: JsonObject, data: unknown, walk: Walk): b
 /** Branches until one holds, which drops the others' errors; if none does, their errors and anyOf's. */
 function anyOfAccepts(schema: JsonObject, branches: JsonObject[], data: unknown, walk: Walk): boolean {
   const before = walk.errors.length;
+  const inBranch = { ...walk, inBranch: true };
   for (const branch of branches) {
-    if (validate(branch, data, walk)) {
+    if (validate(branch, data, inBranch)) {
       walk.errors.length = before;
       return true;
     }
@@ -318,9 +333,10 @@ function anyOfAccepts(schema: JsonObject, branches: JsonObject[], data: unknown,
 /** Branches until a second one holds; exactly one holding drops the errors of the others. */
 function oneOfAccepts(schema: JsonObject, branches: JsonObject[], data: unknown, walk: Walk): boolean {
   const before = walk.errors.length;
+  const inBranch = { ...walk, inBranch: true };
   let passing: number | undefined;
   for (const [index, branch] of branches.entries()) {
-    if (!validate(branch, data, walk)) continue;
+    if (!validate(branch, data, inBranch)) continue;
     if (passing !== undefined) return fail(walk, schema, 'oneOf', { passingSchemas: [passing, index] }, 'must match exactly one schema in oneOf');
     passing = index;
   }
@@ -396,13 +412,6 @@ function formatAccepts(schema: JsonObject, data: string | number, group: 'string
 function arrayAccepts(schema: JsonObject, data: unknown[], walk: Walk): boolean {
   if (typeof schema.maxItems === 'number' && data.length > schema.maxItems) return countError(schema, walk, 'maxItems', 'items');
   if (typeof schema.minItems === 'number' && data.length < schema.minItems) return countError(schema, walk, 'minItems', 'items');
-  if (schema.uniqueItems === true && data.length > 1) {
-    const duplicate = duplicateOf(data, isObject(schema.items) ? schemaTypes(schema.items) : []);
-    if (duplicate !== undefined) {
-      const [i, j] = duplicate;
-      return fail(walk, schema, 'uniqueItems', { i, j }, `must NOT have duplicate items (items ## ${j} and ${i} are identical)`);
-    }
-  }
   const items = schema.items;
   if (Array.isArray(items)) {
     if (!additionalItemsAccept(schema, items.length, data, walk)) return false;
@@ -412,10 +421,17 @@ function arrayAccepts(schema: JsonObject, data: unknown[], walk: Walk): boolean 
   } else if (isObject(items)) {
     for (let index = 0; index < data.length; index += 1) if (!validateAt(items, data[index], index, walk)) return false;
   }
+  if (schema.uniqueItems === true && data.length > 1) {
+    const duplicate = duplicateOf(data, isObject(schema.items) ? schemaTypes(schema.items) : []);
+    if (duplicate !== undefined) {
+      const [i, j] = duplicate;
+      return fail(walk, schema, 'uniqueItems', { i, j }, `must NOT have duplicate items (items ## ${j} and ${i} are identical)`);
+    }
+  }
   return true;
 }
 
-/** additionalItems, which ajv applies before items, and only beside a list of items. */
+/** additionalItems, which ajv applies before items (and both before uniqueItems), and only beside a list of items. */
 function additionalItemsAccept(schema: JsonObject, listed: number, data: unknown[], walk: Walk): boolean {
   const additional = schema.additionalItems;
   if (additional === false && data.length > listed) {

@@ -15,8 +15,11 @@ const ajv = createAjv();
 const BASE_ID = '#/components/schemas/Base';
 const BASE = { type: 'object', required: ['id'], properties: { id: { type: 'integer' } } };
 ajv.addSchema(BASE, BASE_ID);
+const CODE_ID = '#/components/schemas/Code';
+const CODE = { type: 'string', enum: ['a'] };
+ajv.addSchema(CODE, CODE_ID);
 const env: PrecheckEnv = {
-  shared: (id) => (id === BASE_ID ? BASE : undefined),
+  shared: (id) => (id === BASE_ID ? BASE : id === CODE_ID ? CODE : undefined),
   formats: ajv.formats as Record<string, unknown>,
 };
 
@@ -80,6 +83,16 @@ test.each<[string, Record<string, unknown>, unknown, unknown[]]>([
     { keyword: 'oneOf', instancePath: '', params: { passingSchemas: [0, 2] }, message: 'must match exactly one schema in oneOf' }]],
   ['patterns before keys, and escaped pointers', { type: 'object', patternProperties: { '^a': { type: 'string' }, '/': { type: 'integer' } } }, { 'x/y~': 'z', a: 1 },
     [{ keyword: 'type', instancePath: '/a', params: { type: 'string' }, message: 'must be string', nullable: undefined }]],
+  // The three below were found by test/ajv-interpreter-fuzz.test.ts.
+  ['in a union branch, a type checked first is followed by the keywords of no type', { anyOf: [{ type: 'string', enum: ['a'] }] }, 1, [
+    { keyword: 'type', instancePath: '', params: { type: 'string' }, message: 'must be string', nullable: undefined },
+    { keyword: 'enum', instancePath: '', params: { allowedValues: ['a'] }, message: 'must be equal to one of the allowed values' },
+    { keyword: 'anyOf', instancePath: '', params: {}, message: 'must match a schema in anyOf' }]],
+  ['a shared schema in a union branch ends at its type error, as a function of its own', { anyOf: [{ $ref: CODE_ID }] }, 1, [
+    { keyword: 'type', instancePath: '', params: { type: 'string' }, message: 'must be string', nullable: undefined },
+    { keyword: 'anyOf', instancePath: '', params: {}, message: 'must match a schema in anyOf' }]],
+  ['items before uniqueItems', { type: 'array', items: { type: 'boolean' }, uniqueItems: true }, [false, 1, false],
+    [{ keyword: 'type', instancePath: '/1', params: { type: 'boolean' }, message: 'must be boolean', nullable: undefined }]],
   ['a nullable type named as written', { type: 'object', nullable: true, properties: { a: { type: 'string', nullable: true } } }, { a: 1 },
     [{ keyword: 'type', instancePath: '/a', params: { type: 'string' }, message: 'must be string', nullable: true }]],
 ])('errors in ajv\'s order: %s', (_name, schema, value, expected) => {
@@ -104,6 +117,7 @@ test.each([
   ['a property name every object inherits', { type: 'object', properties: { constructor: { type: 'string' } } }],
   ['a required name every object inherits', { type: 'object', required: ['toString'] }],
   ['a non-schema subschema', { type: 'object', properties: { a: true } }],
+  ['a pattern named __proto__, which ajv skips', JSON.parse('{"type":"object","patternProperties":{"__proto__":{"type":"string"}}}')],
 ])('not judged, left to ajv: %s', (_name, schema) => {
   expect(findingsOf(schema).understood).toBe(false);
 });
