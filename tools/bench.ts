@@ -16,6 +16,7 @@
  */
 import { spawn } from 'node:child_process';
 import { mkdir, readFile, stat } from 'node:fs/promises';
+import { loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BenchCase, BenchResult } from './bench-cases.js';
@@ -131,12 +132,29 @@ async function compareExampleFindings(oursFile: string, builtinFile: string): Pr
   for (const key of onlyBuiltin.slice(0, 10)) console.log(`  only built-in: ${key}`);
 }
 
+/**
+ * The ratio of each floor run to the ours run right after it: a pair shares the machine's load of
+ * the moment, so the spread of these says how much the load moved the ratio of the medians.
+ */
+function pairRatios(floor: BenchResult[], ours: BenchResult[], measure: 'ms' | 'cpuMs'): string {
+  const ratios = ours.map((result, index) => result[measure] / (floor[index] as BenchResult)[measure]);
+  const sorted = [...ratios].sort((a, b) => a - b);
+  const range = `${(sorted[0] as number).toFixed(2)}-${(sorted[sorted.length - 1] as number).toFixed(2)}x`;
+  return `median ${median(ratios).toFixed(2)}x (${range})`;
+}
+
+/** The one-minute load average: the machine is shared, and wall-clock times move with it. */
+function loadNow(): string {
+  return (loadavg()[0] ?? 0).toFixed(2);
+}
+
 async function main(): Promise<void> {
   const options = parseOptions(process.argv.slice(2));
   const size = (await stat(options.file)).size / 1024 / 1024;
   await mkdir(OUT, { recursive: true });
   console.log(`nlgov-adr bench: ${options.file} (${size.toFixed(1)} MB), ${options.runs} run(s) per case, node ${process.version}\n`);
 
+  const loadAtStart = loadNow();
   // Alternating the cases spreads any drift in machine load over both.
   const floor: BenchResult[] = [];
   const ours: BenchResult[] = [];
@@ -159,6 +177,8 @@ async function main(): Promise<void> {
   // CPU time is reported beside wall clock because it moves less when other work shares the machine.
   const cpuRatio = oursCase.medianCpuMs / floorCase.medianCpuMs;
   console.log(`\nratio ours/floor: ${ratio.toFixed(2)}x wall clock, ${cpuRatio.toFixed(2)}x CPU (target <= ${TARGET_RATIO}x: ${verdict(ratio <= TARGET_RATIO)})`);
+  console.log(`ratio per back-to-back pair: ${pairRatios(floor, ours, 'ms')} wall clock, ${pairRatios(floor, ours, 'cpuMs')} CPU`);
+  console.log(`load average: ${loadAtStart} at the start, ${loadNow()} at the end`);
   console.log(`peak memory ours: ${megabytes(oursCase.peakMb)} MB (target < ${TARGET_PEAK_MB} MB: ${verdict(oursCase.peakMb < TARGET_PEAK_MB)})`);
 
   printRuleCosts('Per-rule function time, ours (one profiled run)', profiled, floorCase.medianMs);
