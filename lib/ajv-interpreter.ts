@@ -78,10 +78,12 @@ function keywordUnderstood(keyword: string, value: unknown, schema: JsonObject, 
     case 'type':
     case 'nullable':
       return true; // judged together in typesUnderstood
+    // ajv compares a plain value with `===` and objects with deep equality, which differ on NaN
+    // (a YAML `.nan`); such a value is left to ajv.
     case 'enum':
-      return Array.isArray(value);
+      return Array.isArray(value) && !value.some(Number.isNaN);
     case 'const':
-      return true;
+      return !Number.isNaN(value);
     case 'format':
       return typeof value === 'string' && formatUnderstood(formats[value]);
     case 'pattern':
@@ -93,7 +95,9 @@ function keywordUnderstood(keyword: string, value: unknown, schema: JsonObject, 
     case 'uniqueItems':
       return typeof value === 'boolean';
     case 'required':
-      return Array.isArray(value) && value.every((name) => typeof name === 'string' && plainName(name));
+      // ajv's check `data[name] === undefined && (missing = name)` passes over the empty name
+      // (it is falsy), except in its loop for 200 names or more: left to ajv.
+      return Array.isArray(value) && value.every((name) => typeof name === 'string' && name !== '' && plainName(name));
     case 'properties':
       return isObject(value) && Object.entries(value).every(([name, property]) => plainName(name) && sub(property));
     case 'patternProperties':
@@ -293,7 +297,10 @@ function pointerOf(path: ReadonlyArray<string | number>): string {
 
 /** ajv names the type as written (`must be string` for a nullable string; the rewrite adds `,null`). */
 function typeError(schema: JsonObject, walk: Walk): false {
-  return fail(walk, schema, 'type', { type: schema.type }, `must be ${String(schema.type)}`);
+  // For a list of types, ajv's getSchemaTypes adds `null` for `nullable` to the schema's own list
+  // when it compiles, so its message names null too (and spectral's rewrite adds it once more).
+  const type = Array.isArray(schema.type) ? schemaTypes(schema) : schema.type;
+  return fail(walk, schema, 'type', { type }, `must be ${String(type)}`);
 }
 
 /** Validates `data` at `segment` below the current place. */
@@ -378,13 +385,18 @@ function numberAccepts(schema: JsonObject, data: number, walk: Walk): boolean {
 }
 
 function limitError(schema: JsonObject, walk: Walk, keyword: 'maximum' | 'minimum', comparison: string): false {
-  return fail(walk, schema, keyword, { comparison, limit: schema[keyword] }, `must be ${comparison} ${String(schema[keyword])}`);
+  return fail(walk, schema, keyword, { comparison, limit: limitOf(schema, keyword) }, `must be ${comparison} ${String(schema[keyword])}`);
+}
+
+/** ajv writes a limit into its generated code as a literal, where -0 becomes 0. */
+function limitOf(schema: JsonObject, keyword: string): unknown {
+  return schema[keyword] === 0 ? 0 : schema[keyword];
 }
 
 /** maxLength, minLength, maxItems, ...: `must NOT have more than 3 characters`. */
 function countError(schema: JsonObject, walk: Walk, keyword: string, unit: string): false {
   const comparison = keyword.startsWith('max') ? 'more' : 'fewer';
-  return fail(walk, schema, keyword, { limit: schema[keyword] }, `must NOT have ${comparison} than ${String(schema[keyword])} ${unit}`);
+  return fail(walk, schema, keyword, { limit: limitOf(schema, keyword) }, `must NOT have ${comparison} than ${String(schema[keyword])} ${unit}`);
 }
 
 function stringAccepts(schema: JsonObject, data: string, walk: Walk): boolean {

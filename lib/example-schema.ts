@@ -43,7 +43,8 @@ export type Annotations = 'keep' | 'drop';
  * removed from objects under keywords that are not schema keywords (draft-4 ajv would take
  * `{ "id": "x" }` inside an example for a schema id), and properties that are readOnly or
  * writeOnly, per `relaxation`, no longer required. Nothing under `not` is relaxed: that would
- * make the negation stricter. Values that are not walked (enum, required, ...) are shared.
+ * make the negation stricter. Values that are not walked (enum, required, ...) are shared, except
+ * a list of types, which ajv changes.
  */
 export function copySchema(schema: JsonObject, relaxation: Relaxation, refFor: RefFor = INLINE, annotations: Annotations = 'keep'): JsonObject {
   const copy: JsonObject = {};
@@ -56,6 +57,9 @@ export function copySchema(schema: JsonObject, relaxation: Relaxation, refFor: R
 }
 
 function copyKeyword(keyword: string, value: unknown, relaxation: Relaxation, refFor: RefFor, annotations: Annotations): unknown {
+  // ajv adds `null` to a list of types for `nullable` in the schema it compiles; the list in
+  // Spectral's resolved document is frozen, and ajv's push on it would fail the compile.
+  if (keyword === 'type' && Array.isArray(value)) return [...value];
   if (Array.isArray(value)) return ARRAY_KEYWORDS.has(keyword) ? value.map((item) => copySubschema(item, relaxation, refFor, annotations)) : value;
   if (!isObject(value)) return value;
   if (MAP_KEYWORDS.has(keyword)) {

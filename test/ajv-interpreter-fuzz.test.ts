@@ -2,7 +2,7 @@ import type { ErrorObject, ValidateFunction } from 'ajv';
 import { understood, validationErrors, type ExampleError, type Findings, type PrecheckEnv } from '../lib/ajv-interpreter.js';
 import { createAjv } from '../lib/example-validation.js';
 import type { JsonObject } from '../lib/json.js';
-import { Rng, SHARED_ID, SHARED_SCHEMAS, randomSchema, valuesFor, type Json } from './support/schema-fuzz.js';
+import { clone, Rng, SHARED_ID, SHARED_SCHEMAS, randomSchema, valuesFor, type Json } from './support/schema-fuzz.js';
 
 /*
  * lib/ajv-interpreter.ts claims to report, for a schema it understands, exactly the errors ajv's
@@ -66,13 +66,19 @@ function setUp(): { ajv: Ajv; env: PrecheckEnv } {
   return { ajv, env };
 }
 
-/** Whether the interpreter may be asked about `schema`: understood, and compiled by ajv without the nullable error. */
+/**
+ * Whether the interpreter may be asked about `schema`: understood, and compiled by ajv without the
+ * nullable error. ajv compiles a copy, because its compile adds `null` to a nullable list of types
+ * in the schema it is given, which would hide from the interpreter what it must do itself.
+ */
 function judgeable(schema: JsonObject, ajv: Ajv, env: PrecheckEnv): ValidateFunction | undefined {
   const found: Findings = { refs: [], nullableWithoutType: false };
   if (!understood(schema, found, env.formats) || found.nullableWithoutType) return undefined;
   if (!ajv.validateSchema(schema)) return undefined;
   try {
-    return ajv.compile(schema);
+    // Copied in this realm: structuredClone's arrays are the outer realm's under jest, and ajv's
+    // deep equality tells arrays apart by constructor.
+    return ajv.compile(clone(schema as Json) as JsonObject);
   } catch {
     return undefined;
   }
@@ -108,7 +114,7 @@ function run(ajv: Ajv, env: PrecheckEnv): Outcome {
       }
     }
     // Compiled validators are kept by schema object; these are never used again.
-    ajv.removeSchema(built.schema);
+    ajv.removeSchema(validate.schema);
   }
   return outcome;
 }

@@ -136,6 +136,33 @@ test('nullable: true accepts a null example and names null in the message of a w
   ]);
 });
 
+test('a nullable list of types: null is named twice, as spectral names it (ajv adds null to the list, the rewrite once more)', async () => {
+  const document = api(jsonResponse({ schema: { type: ['string'], nullable: true }, example: 5 }));
+  await expectSame(MEDIA, document, [
+    [MEDIA, 'paths./things.get.responses.200.content.application/json.example', '"example" property type must be string,null,null'],
+  ]);
+});
+
+// Found in review: ajv's compile adds null to the list in the schema it is given, and the list in
+// Spectral's resolved document is frozen, so the compile failed with a TypeError as the finding.
+test('a nullable list of types in a schema only ajv judges (dependencies) gives ajv\'s finding, not a compile failure', async () => {
+  const document = api(jsonResponse({
+    schema: { type: 'object', properties: { a: { type: ['integer'], nullable: true } }, dependencies: { a: ['b'] } },
+    examples: { wrongType: { value: { a: true, b: 1 } }, missing: { value: { a: 1 } } },
+  }));
+  await expectSame(MEDIA, document, [
+    [MEDIA, 'paths./things.get.responses.200.content.application/json.examples.wrongType.value.a', '"a" property type must be integer,null,null'],
+    [MEDIA, 'paths./things.get.responses.200.content.application/json.examples.missing.value', '"value" property must have property b when property a is present'],
+  ]);
+});
+
+test('an empty name in required is passed over, as ajv\'s generated check passes over it', async () => {
+  const document = api(jsonResponse({ schema: { type: 'object', required: ['', 'a'] }, example: {} }));
+  await expectSame(MEDIA, document, [
+    [MEDIA, 'paths./things.get.responses.200.content.application/json.example', '"example" property must have required property "a"'],
+  ]);
+});
+
 test('null is no valid example of a schema that is not nullable', async () => {
   const document = api(jsonResponse({ schema: { type: 'object', properties: { note: { type: 'string' } } }, example: { note: null } }));
   await expectSame(MEDIA, document, [
