@@ -189,14 +189,14 @@ export type ExampleError = Pick<ErrorObject, 'instancePath' | 'keyword' | 'param
 
 type Group = 'number' | 'string' | 'array' | 'object';
 
-/** The keywords of each typed group, in ajv's order; `format` belongs to two. */
-const GROUP_KEYWORDS: ReadonlyArray<[Group, readonly string[]]> = [
+/** The keywords of each typed group, in ajv's order; `format` belongs to two. Groups in ajv's order too. */
+const GROUP_KEYWORDS: ReadonlyMap<string, readonly string[]> = new Map<Group, readonly string[]>([
   ['number', ['maximum', 'minimum', 'exclusiveMaximum', 'exclusiveMinimum', 'multipleOf', 'format']],
   ['string', ['maxLength', 'minLength', 'pattern', 'format']],
   // items and additionalItems are declared `before: "uniqueItems"`.
   ['array', ['maxItems', 'minItems', 'additionalItems', 'items', 'contains', 'uniqueItems']],
   ['object', ['maxProperties', 'minProperties', 'required', 'propertyNames', 'additionalProperties', 'dependencies', 'properties', 'patternProperties']],
-];
+]);
 
 interface Walk {
   env: PrecheckEnv;
@@ -229,7 +229,7 @@ function validate(schema: JsonObject, data: unknown, walk: Walk): boolean {
     return shared === undefined || validate(shared, data, walk.inBranch ? { ...walk, inBranch: false } : walk);
   }
   const types = schemaTypes(schema);
-  const typeFirst = types.length > 0 && !(types.length === 1 && groupUsed(schema, types[0] as string));
+  const typeFirst = types.length > 0 && !(types.length === 1 && usesAny(schema, GROUP_KEYWORDS.get(types[0] as string)));
   if (typeFirst && !types.some((type) => hasType(type, data))) {
     typeError(schema, walk);
     // The keyword groups of the types come after a check that no error was added; these do not.
@@ -237,10 +237,10 @@ function validate(schema: JsonObject, data: unknown, walk: Walk): boolean {
     return false;
   }
   if (!untypedKeywordsAccept(schema, data, walk)) return false;
-  for (const [group] of GROUP_KEYWORDS) {
-    if (!groupUsed(schema, group)) continue;
-    if (isGroupData(group, data)) {
-      if (!groupAccepts(group, schema, data, walk)) return false;
+  for (const [group, keywords] of GROUP_KEYWORDS) {
+    if (!usesAny(schema, keywords)) continue;
+    if (hasType(group, data)) {
+      if (!groupAccepts(group as Group, schema, data, walk)) return false;
     } else if (types.length === 1 && types[0] === group) {
       return typeError(schema, walk);
     }
@@ -254,23 +254,12 @@ function schemaTypes(schema: JsonObject): string[] {
   return schema.nullable === true && !types.includes('null') ? [...types, 'null'] : types;
 }
 
-function groupUsed(schema: JsonObject, type: string): boolean {
-  const keywords = GROUP_KEYWORDS.find(([group]) => group === type)?.[1];
+/** Whether the schema has one of a group's keywords (ajv's shouldUseGroup); no group, no keywords. */
+function usesAny(schema: JsonObject, keywords: readonly string[] | undefined): boolean {
   return keywords !== undefined && keywords.some((keyword) => schema[keyword] !== undefined);
 }
 
-function isGroupData(group: Group, data: unknown): boolean {
-  if (group === 'array') return Array.isArray(data);
-  if (group === 'object') return isObjectData(data);
-  return typeof data === group;
-}
-
-/** ajv's object check: `data && typeof data == "object" && !Array.isArray(data)`. */
-function isObjectData(data: unknown): data is Record<string, unknown> {
-  return typeof data === 'object' && data !== null && !Array.isArray(data);
-}
-
-/** ajv's checkDataType with strictNumbers off (`strict: false`). */
+/** ajv's checkDataType with strictNumbers off (`strict: false`); its object check is isObject's. */
 function hasType(type: string, data: unknown): boolean {
   switch (type) {
     case 'null':
@@ -278,7 +267,7 @@ function hasType(type: string, data: unknown): boolean {
     case 'array':
       return Array.isArray(data);
     case 'object':
-      return isObjectData(data);
+      return isObject(data);
     case 'integer':
       return typeof data === 'number' && !(data % 1) && !Number.isNaN(data);
     default:
@@ -295,10 +284,12 @@ function pointerOf(path: ReadonlyArray<string | number>): string {
   return path.map((segment) => `/${String(segment).replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
 }
 
-/** ajv names the type as written (`must be string` for a nullable string; the rewrite adds `,null`). */
+/**
+ * ajv names a single type as written (`must be string` for a nullable string; spectral's rewrite
+ * adds `,null`). A list of types it names with `null` for `nullable`, which its getSchemaTypes adds
+ * to the schema's own list when it compiles (and the rewrite adds it once more).
+ */
 function typeError(schema: JsonObject, walk: Walk): false {
-  // For a list of types, ajv's getSchemaTypes adds `null` for `nullable` to the schema's own list
-  // when it compiles, so its message names null too (and spectral's rewrite adds it once more).
   const type = Array.isArray(schema.type) ? schemaTypes(schema) : schema.type;
   return fail(walk, schema, 'type', { type }, `must be ${String(type)}`);
 }

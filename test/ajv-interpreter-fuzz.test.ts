@@ -1,7 +1,8 @@
-import type { ErrorObject, ValidateFunction } from 'ajv';
-import { understood, validationErrors, type ExampleError, type Findings, type PrecheckEnv } from '../lib/ajv-interpreter.js';
+import type { ValidateFunction } from 'ajv';
+import { understood, validationErrors, type Findings, type PrecheckEnv } from '../lib/ajv-interpreter.js';
 import { createAjv } from '../lib/example-validation.js';
 import type { JsonObject } from '../lib/json.js';
+import { errorView, type ErrorView } from './support/error-view.js';
 import { clone, Rng, SHARED_ID, SHARED_SCHEMAS, randomSchema, valuesFor, type Json } from './support/schema-fuzz.js';
 
 /*
@@ -20,15 +21,6 @@ const MIN_INVALID = 1500;
 /** Mismatches shown in full; the count says how many more there were. */
 const SHOWN = 5;
 
-/** What both sides are compared on; `nullable` of the schema holding a type error, which the message rewrite reads. */
-interface ErrorView {
-  keyword: string;
-  instancePath: string;
-  params: Record<string, unknown>;
-  message: string | undefined;
-  nullable?: unknown;
-}
-
 /** One pair on which the two disagree, one line per schema, value and error, so that a few fit on a screen. */
 interface Mismatch {
   schema: string;
@@ -42,13 +34,6 @@ interface Outcome {
   invalid: number;
   mismatches: number;
   shown: Mismatch[];
-}
-
-function view(error: ExampleError | ErrorObject): ErrorView {
-  const { keyword, instancePath, params, message } = error;
-  const shown: ErrorView = { keyword, instancePath, params, message };
-  if (keyword === 'type') shown.nullable = (error.parentSchema as JsonObject | undefined)?.nullable;
-  return shown;
 }
 
 function line(error: ErrorView): string {
@@ -87,7 +72,7 @@ function judgeable(schema: JsonObject, ajv: Ajv, env: PrecheckEnv): ValidateFunc
 /** Our errors, or what the interpreter threw: a throw is a mismatch too, not the end of the run. */
 function ourErrors(schema: JsonObject, data: Json, env: PrecheckEnv): ErrorView[] | string {
   try {
-    return validationErrors(schema, data, env).map(view);
+    return validationErrors(schema, data, env).map(errorView);
   } catch (error) {
     return `threw: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`;
   }
@@ -103,7 +88,7 @@ function run(ajv: Ajv, env: PrecheckEnv): Outcome {
     const validate = judgeable(built.schema, ajv, env);
     if (validate === undefined) continue;
     for (const data of values) {
-      const theirs = validate(data) ? [] : (validate.errors ?? []).map(view);
+      const theirs = validate(data) ? [] : (validate.errors ?? []).map(errorView);
       const ours = ourErrors(built.schema, data, env);
       outcome.compared += 1;
       if (theirs.length > 0) outcome.invalid += 1;

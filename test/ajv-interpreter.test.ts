@@ -2,6 +2,8 @@ import type { ErrorObject } from 'ajv';
 import { understood, validationErrors, type ExampleError, type Findings, type PrecheckEnv } from '../lib/ajv-interpreter.js';
 import { createAjv } from '../lib/example-validation.js';
 import { PRECHECK_CASES } from './precheck-cases.js';
+import { errorView, type ErrorView } from './support/error-view.js';
+import { clone, type Json } from './support/schema-fuzz.js';
 
 /*
  * lib/ajv-interpreter.ts applies schemas without ajv's compile. test/oas-examples.test.ts holds
@@ -27,20 +29,17 @@ function accepts(schema: Record<string, unknown>, value: unknown): boolean {
   return validationErrors(schema, value, env).length === 0;
 }
 
-/** What the findings read of an error (lib/example-messages.ts), and the nullable flag of a type error. */
-function essentials(errors: ReadonlyArray<ExampleError | ErrorObject>): unknown[] {
-  return errors.map(({ keyword, instancePath, params, message, parentSchema }) => ({
-    keyword, instancePath, params, message, ...(keyword === 'type' ? { nullable: (parentSchema as { nullable?: unknown } | undefined)?.nullable } : {}),
-  }));
+function essentials(errors: ReadonlyArray<ExampleError | ErrorObject>): ErrorView[] {
+  return errors.map(errorView);
 }
 
 /**
  * ajv compiles a copy: its compile adds `null` to a nullable list of types in the schema it is
- * given. A JSON copy, made in this realm (structuredClone's arrays are the outer realm's under
- * jest, and ajv's deep equality tells arrays apart by constructor); the schemas here are JSON.
+ * given. The copy is made in this realm (structuredClone's arrays are the outer realm's under
+ * jest, and ajv's deep equality tells arrays apart by constructor).
  */
-function ajvErrors(schema: object, value: unknown): unknown[] {
-  const validate = ajv.compile(JSON.parse(JSON.stringify(schema)) as object);
+function ajvErrors(schema: object, value: unknown): ErrorView[] {
+  const validate = ajv.compile(clone(schema as Json) as object);
   return validate(value) ? [] : essentials(validate.errors ?? []);
 }
 
