@@ -66,7 +66,8 @@ type Roots = Array<[unknown, JsonPath]>;
 /**
  * Every schema root of an OpenAPI 3 document: `components.schemas` first (so a shared schema is
  * reported at its definition), then the schemas of parameters, headers, request bodies and
- * responses under `components`, `paths` (callbacks included) and `webhooks`.
+ * responses under `components`, `paths` (callbacks included), `webhooks` (3.1) and `x-webhooks`
+ * (where 3.0 descriptions such as GitHub's write theirs).
  */
 export function schemaRoots(document: unknown): Roots {
   const roots: Roots = [];
@@ -82,7 +83,9 @@ export function schemaRoots(document: unknown): Roots {
   for (const [pathKey, pathItem] of objectEntries(document.paths)) {
     if (!pathKey.startsWith('x-')) addPathItem(roots, pathItem, ['paths', pathKey], seenPathItems);
   }
-  for (const [name, pathItem] of objectEntries(document.webhooks)) addPathItem(roots, pathItem, ['webhooks', name], seenPathItems);
+  for (const key of ['webhooks', 'x-webhooks']) {
+    for (const [name, pathItem] of objectEntries(document[key])) addPathItem(roots, pathItem, [key, name], seenPathItems);
+  }
   return roots;
 }
 

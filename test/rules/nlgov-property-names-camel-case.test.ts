@@ -71,3 +71,18 @@ test('a badly named property whose value is a $ref is reported at the properties
     ['warn', 'components.schemas.Monument.properties', message('Adres')],
   ]);
 });
+
+test('inline payload schemas of webhooks written under x-webhooks (OpenAPI 3.0) are walked', async () => {
+  const doc: Record<string, unknown> = conformantDocument();
+  doc['x-webhooks'] = {
+    monumentGewijzigd: {
+      post: {
+        requestBody: { content: { 'application/json': { schema: { type: 'object', properties: { monument_id: { type: 'string' }, gewijzigdOp: { type: 'string' } } } } } },
+        responses: { '204': { description: 'Ontvangen' } },
+      },
+    },
+  };
+  expect(summary(await findingsOf(CODE, doc))).toEqual([
+    ['warn', 'x-webhooks.monumentGewijzigd.post.requestBody.content.application/json.schema.properties.monument_id', message('monument_id')],
+  ]);
+});
