@@ -297,7 +297,8 @@ export function gradeSuite(code: number): TlsClass {
   return CIPHER_SUITE_CLASSES.find((suite) => suite.code === code)?.class ?? 'insufficient';
 }
 
-function gradeGroup(code: number): { name: string; class: TlsClass } {
+/** A key exchange group by its IANA code; one not in the guidelines' lists is Insufficient. */
+export function gradeGroup(code: number): { name: string; class: TlsClass } {
   const group = GROUPS.find((candidate) => candidate.code === code);
   return group ?? { name: `group 0x${code.toString(16).padStart(4, '0')}`, class: 'insufficient' };
 }

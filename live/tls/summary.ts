@@ -1,11 +1,10 @@
 import type { ProbeResult } from './prober.js';
 import type { ReportTable } from '../report.js';
-import { CLASS_LABEL, GROUPS, PROTOCOLS, gradeCertificateKey, gradeCertificateSignature, gradeDhPrime, gradeSignatureScheme, gradeSuite, describeKey, signatureSchemeName, type TlsClass, type TlsGrade } from './grading.js';
+import { CLASS_LABEL, PROTOCOLS, gradeGroup, gradeCertificateKey, gradeCertificateSignature, gradeDhPrime, gradeSignatureScheme, gradeSuite, describeKey, signatureSchemeName, type TlsClass, type TlsGrade } from './grading.js';
 import { IANA_CIPHER_SUITES } from './suites.js';
 
 const hex = (code: number) => `0x${code.toString(16).padStart(4, '0')}`;
 const label = (tlsClass: TlsClass) => CLASS_LABEL[tlsClass];
-const groupOf = (code: number) => GROUPS.find((group) => group.code === code) ?? { name: hex(code), class: 'insufficient' as const };
 
 /** What the report says besides the tables: the graded offenders, what was not determined, the cost. */
 export function enumerationLines(result: ProbeResult): string[] {
@@ -41,8 +40,8 @@ function suiteTables(result: ProbeResult): ReportTable[] {
 
 function keyExchangeTable(result: ProbeResult): ReportTable {
   const rows = [
-    ...result.groups['TLSv1.3'].map((code) => [groupOf(code).name, 'TLSv1.3', label(groupOf(code).class)]),
-    ...result.groups['TLSv1.2'].map((code) => [groupOf(code).name, 'TLSv1.2 and lower (ECDHE)', label(groupOf(code).class)]),
+    ...result.groups['TLSv1.3'].map((code) => [gradeGroup(code).name, 'TLSv1.3', label(gradeGroup(code).class)]),
+    ...result.groups['TLSv1.2'].map((code) => [gradeGroup(code).name, 'TLSv1.2 and lower (ECDHE)', label(gradeGroup(code).class)]),
     ...result.dhGroups.map(({ primeHex, generatorHex }) => {
       const graded = gradeDhPrime(primeHex, generatorHex);
       return [graded.name, 'TLSv1.2 and lower (DHE)', label(graded.class)];
