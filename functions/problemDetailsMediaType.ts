@@ -1,7 +1,7 @@
 import type { IFunctionResult } from '@stoplight/spectral-core';
 import { ruleFunction } from '../lib/rule-function.js';
 import { entries, isObject } from '../lib/json.js';
-import { mediaTypeName, statusClass } from '../lib/openapi.js';
+import { isUnresolvedReference, mediaTypeName, statusClass } from '../lib/openapi.js';
 
 const PROBLEM_TYPES = new Set(['application/problem+json', 'application/problem+xml']);
 
@@ -10,7 +10,7 @@ export default ruleFunction<null>({ input: null, options: null }, (responses) =>
   const results: IFunctionResult[] = [];
   for (const [status, response] of entries(responses)) {
     const responseClass = statusClass(status);
-    if (!isObject(response) || (responseClass !== 4 && responseClass !== 5)) continue;
+    if (!isObject(response) || isUnresolvedReference(response) || (responseClass !== 4 && responseClass !== 5)) continue;
     const mediaTypes = entries(response.content).map(([name]) => name);
     if (mediaTypes.some((name) => PROBLEM_TYPES.has(mediaTypeName(name)))) continue;
     const found = mediaTypes.length === 0 ? 'no content' : mediaTypes.join(', ');

@@ -1,7 +1,7 @@
 import type { IFunctionResult } from '@stoplight/spectral-core';
 import { ruleFunction } from '../lib/rule-function.js';
 import { entries, isObject } from '../lib/json.js';
-import { findHeader, statusClass } from '../lib/openapi.js';
+import { findHeader, isUnresolvedReference, statusClass } from '../lib/openapi.js';
 import { contentCarriesGeometry, isGeospatial } from '../lib/geo.js';
 import { resolvedDocument } from '../lib/inventory.js';
 
@@ -36,7 +36,7 @@ export default ruleFunction<RequiredResponseHeaderOptions>(
     const results: IFunctionResult[] = [];
     for (const [status, response] of entries(responses)) {
       const responseClass = statusClass(status);
-      if (!isObject(response) || responseClass === undefined || !options.statusClasses.includes(responseClass)) continue;
+      if (!isObject(response) || isUnresolvedReference(response) || responseClass === undefined || !options.statusClasses.includes(responseClass)) continue;
       if (options.onlyWithGeometry === true && !contentCarriesGeometry(response)) continue;
       if (findHeader(response.headers, options.header) !== undefined) continue;
       const declared = entries(response.headers).map(([name]) => name);

@@ -6,6 +6,14 @@ export const OPERATION_METHODS = ['get', 'put', 'post', 'patch', 'delete'] as co
 export const FORBIDDEN_METHODS = ['head', 'options', 'trace'] as const;
 
 
+/**
+ * An object still holding a `$ref` in Spectral's resolved document: a reference that did not
+ * resolve. /core/doc-openapi reports it; rules that judge what it should have pointed at skip it.
+ */
+export function isUnresolvedReference(value: unknown): boolean {
+  return isObject(value) && typeof value.$ref === 'string';
+}
+
 /** Status keys are codes (`200`) or ranges (`2XX`); the class is the first digit. */
 export function statusClass(statusKey: string): number | undefined {
   const match = /^([1-5])(\d\d|xx)$/i.exec(statusKey);

@@ -1,5 +1,5 @@
 import { conformantDocument } from '../fixtures/conformant.js';
-import { findingsOf, summary } from '../harness.js';
+import { findingsOf, lint, summary } from '../harness.js';
 
 const CODE = '/core/error-handling/problem-details';
 
@@ -29,4 +29,14 @@ test('problem+json and problem+xml pass, media type names case-insensitive and w
   responses['404'] = { description: 'Niet gevonden', content: { 'Application/Problem+JSON; charset=utf-8': { schema: { type: 'object' } } } };
   responses['500'] = { description: 'Fout', content: { 'application/problem+xml': { schema: { type: 'object' } } } };
   expect(await findingsOf(CODE, doc)).toEqual([]);
+});
+
+test('an error response whose $ref does not resolve is left to /core/doc-openapi', async () => {
+  const doc = conformantDocument();
+  doc.paths['/monumenten'].get.responses['404'] = { $ref: '#/components/responses/OokOntbreekt' };
+  const findings = await lint(doc);
+  expect(findings.filter(({ code }) => code === CODE)).toEqual([]);
+  expect(summary(findings.filter(({ code }) => code === '/core/doc-openapi'))).toEqual([
+    ['error', 'paths./monumenten.get.responses.404.$ref', expect.stringContaining('#/components/responses/OokOntbreekt')],
+  ]);
 });

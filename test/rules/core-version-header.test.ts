@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { conformantDocument } from '../fixtures/conformant.js';
-import { FIXTURES, findingsOf, summary } from '../harness.js';
+import { FIXTURES, findingsOf, lint, summary } from '../harness.js';
 
 const CODE = '/core/version-header';
 
@@ -63,5 +63,15 @@ test('a HEAD operation is /core/http-methods\' finding, and its responses are st
   doc.paths['/monumenten'].head = { responses: { '200': { description: 'Ok' } } };
   expect(summary(await findingsOf(CODE, doc))).toEqual([
     ['error', 'paths./monumenten.head.responses.200', 'Response does not declare the API-Version header: no headers. Declare API-Version with the full version of the API.'],
+  ]);
+});
+
+test('a response whose $ref does not resolve is left to /core/doc-openapi, not reported at the document root', async () => {
+  const doc = conformantDocument();
+  doc.paths['/monumenten'].get.responses['200'] = { $ref: '#/components/responses/Ontbreekt' };
+  const findings = await lint(doc);
+  expect(findings.filter(({ code }) => code === CODE)).toEqual([]);
+  expect(summary(findings.filter(({ code }) => code === '/core/doc-openapi'))).toEqual([
+    ['error', 'paths./monumenten.get.responses.200.$ref', expect.stringContaining('#/components/responses/Ontbreekt')],
   ]);
 });
