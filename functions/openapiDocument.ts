@@ -41,7 +41,7 @@ function unresolvedReferences(document: JsonObject, context: RulesetFunctionCont
   if (broken.exact.size === 0 && broken.targets.length === 0) return [];
   const results: IFunctionResult[] = [];
   for (const [reference, path] of remainingReferences(document)) {
-    if (!isBroken(reference, broken)) continue;
+    if (!isBroken(reference, writtenIn(context, reference, path), broken)) continue;
     results.push({ message: `Reference does not resolve: ${reference}. Point the $ref at an existing definition.`, path: reportPath(context.document.data, path) });
   }
   return results;
@@ -62,6 +62,12 @@ interface BrokenTarget {
   pointer?: string;
   /** Absolute path of the file the pointer was looked up in, when the resolver says. */
   file?: string;
+  /**
+   * The file the failed `$ref` is written in. Spectral names the linted file as the source of
+   * every resolver error; the error's path, looked up in the linted file, tells the two apart.
+   * Known for pointers only: a missing file is matched by its name.
+   */
+  where?: WrittenIn;
 }
 
 interface BrokenReferences {
@@ -80,22 +86,40 @@ function brokenReferences(context: RulesetFunctionContext): BrokenReferences {
     const written = valueAt(context.document.data, error.path);
     if (typeof written === 'string') broken.exact.add(written);
     const pointer = POINTER_ERROR.exec(error.message);
-    if (pointer !== null) broken.targets.push({ pointer: pointer[1], file: pointer[2] });
+    if (pointer !== null) {
+      const [, target, file] = pointer;
+      const where: WrittenIn = file !== undefined ? (file === context.document.source ? 'linted file' : 'other file') : written === target ? 'linted file' : 'other file';
+      broken.targets.push({ pointer: target, file, where });
+    }
     const file = MISSING_FILE.exec(error.message);
     if (file !== null) broken.targets.push({ file: file[1] });
   }
   return broken;
 }
 
-function isBroken(reference: string, broken: BrokenReferences): boolean {
-  if (broken.exact.has(reference)) return true;
+/** Where a remaining reference is written: in the linted file, or in a file it references. */
+type WrittenIn = 'linted file' | 'other file';
+
+function writtenIn(context: RulesetFunctionContext, reference: string, path: JsonPath): WrittenIn {
+  const node = valueAt(context.document.data, path);
+  return isObject(node) && node.$ref === reference ? 'linted file' : 'other file';
+}
+
+/**
+ * A local pointer (`#/components/schemas/Boom`) is looked up in the file it is written in: a
+ * pointer broken in another file says nothing about the same pointer in the linted file, where
+ * it may be a valid circular reference.
+ */
+function isBroken(reference: string, where: WrittenIn, broken: BrokenReferences): boolean {
+  if (where === 'linted file' && broken.exact.has(reference)) return true;
   const hash = reference.indexOf('#');
   const filePart = hash < 0 ? reference : reference.slice(0, hash);
   const pointer = hash < 0 ? undefined : reference.slice(hash);
   const fileTail = filePart.replace(/^(\.\.?\/)+/, '');
   return broken.targets.some((target) => {
     if (target.pointer !== undefined && target.pointer !== pointer) return false;
-    if (filePart === '' || target.file === undefined) return target.pointer !== undefined;
+    if (filePart === '') return target.pointer !== undefined && target.where === where;
+    if (target.file === undefined) return target.pointer !== undefined;
     return target.file.endsWith(`/${fileTail}`) || target.file === fileTail;
   });
 }
@@ -108,6 +132,16 @@ const NAME_MAPS = new Set([
 ]);
 
 type Role = 'keywords' | 'names' | 'example';
+
+/**
+ * Of the maps from names, only the Paths Object and an operation's Responses Object also take
+ * `x-` extensions (data); in the others (`properties`, `components.responses`, ...) `x-foo` is a name.
+ */
+function isExtensionOf(mapPath: JsonPath, key: string): boolean {
+  if (!key.startsWith('x-')) return false;
+  const map = mapPath[mapPath.length - 1];
+  return (map === 'paths' && mapPath.length === 1) || (map === 'responses' && !(mapPath.length === 2 && mapPath[0] === 'components'));
+}
 
 /** Every `$ref` left in the resolved document, walking description, not data. */
 function remainingReferences(document: JsonObject): Array<[string, JsonPath]> {
@@ -132,7 +166,7 @@ function remainingReferences(document: JsonObject): Array<[string, JsonPath]> {
 }
 
 function childrenOf(key: string, child: unknown, path: JsonPath, role: Role): Array<[unknown, JsonPath, Role]> {
-  if (role === 'names') return [[child, [...path, key], 'keywords']];
+  if (role === 'names') return isExtensionOf(path, key) ? [] : [[child, [...path, key], 'keywords']];
   if (DATA_KEYWORDS.has(key) || key.startsWith('x-') || (role === 'example' && key === 'value')) return [];
   // A map of Example Objects (each may be a $ref) whose `value` is data; a list of examples is data.
   if (key === 'examples') return entries(child).map(([name, example]) => [example, [...path, key, name], 'example']);

@@ -100,3 +100,25 @@ test('paths of the wrong type is named', async () => {
     ['error', 'paths', 'Paths are not defined: paths is an array. Add the paths of the API as an object.'],
   ]);
 });
+
+test('a local pointer broken in an external file is reported there; the same pointer, circular and valid in the linted file, is not', async () => {
+  const doc = conformantDocument();
+  doc.components.schemas.Monument.properties.onderdelen = { type: 'array', items: { $ref: '#/components/schemas/Monument' } };
+  doc.components.schemas.Monument.properties.onderdeel = { $ref: './external-local-pointer.yaml#/Onderdeel' };
+  const findings = await findingsOf(CODE, doc);
+  expect(findings.map((finding) => [finding.path, finding.source?.endsWith('external-local-pointer.yaml'), finding.message])).toEqual([
+    ['Onderdeel.properties', true, 'Reference does not resolve: #/components/schemas/Monument. Point the $ref at an existing definition.'],
+  ]);
+});
+
+test('x- extensions of the Paths Object and of an operation\'s responses are data; an x- name in components.responses or properties is not', async () => {
+  const doc = conformantDocument();
+  doc.paths['x-sjabloon'] = { $ref: '#/nergens/pad' };
+  doc.paths['/monumenten'].get.responses['x-extra'] = { $ref: '#/nergens/response' };
+  doc.components.responses = { ...doc.components.responses, 'x-gedeeld': { $ref: '#/nergens/gedeeld' } };
+  doc.components.schemas.Monument.properties['x-kenmerk'] = { $ref: '#/nergens/schema' };
+  expect(summary(await findingsOf(CODE, doc)).map(([, path]) => path)).toEqual([
+    'components.responses.x-gedeeld.$ref',
+    'components.schemas.Monument.properties.x-kenmerk.$ref',
+  ]);
+});
