@@ -20,7 +20,7 @@ export default ruleFunction<null>({ input: null, options: null }, (server, _opti
   }
   const padded = parsed.segments.find((segment) => ZERO_PADDED_MAJOR.test(segment));
   if (padded !== undefined) {
-    return [{ message: `Server URL has a major version with a leading zero: ${parsed.expanded}. Write the major as in info.version, for example /v1.`, path: ['url'] }];
+    return [{ message: `Server URL has a major version with a leading zero: ${parsed.expanded}. Write the major without leading zeros: /v${Number(padded.slice(1))}.`, path: ['url'] }];
   }
   const majors = parsed.segments.filter((segment) => MAJOR_SEGMENT.test(segment));
   if (majors.length !== 1) {

@@ -44,6 +44,6 @@ test.each(['https://api.example.nl/v1', '/api/v1', 'v1', 'https://api.example.nl
 
 test('a zero-padded major is wrong', async () => {
   expect(await serverFindings('https://api.example.nl/v01')).toEqual([
-    ['error', 'servers.0.url', 'Server URL has a major version with a leading zero: https://api.example.nl/v01. Write the major as in info.version, for example /v1.'],
+    ['error', 'servers.0.url', 'Server URL has a major version with a leading zero: https://api.example.nl/v01. Write the major without leading zeros: /v1.'],
   ]);
 });
