@@ -41,7 +41,7 @@ function unresolvedReferences(document: JsonObject, context: RulesetFunctionCont
   if (broken.exact.size === 0 && broken.targets.length === 0) return [];
   const results: IFunctionResult[] = [];
   for (const [reference, path] of remainingReferences(document)) {
-    if (!isBroken(reference, writtenIn(context, reference, path), broken)) continue;
+    if (!isBroken(reference, writtenIn(context, path), broken)) continue;
     results.push({ message: `Reference does not resolve: ${reference}. Point the $ref at an existing definition.`, path: reportPath(context.document.data, path) });
   }
   return results;
@@ -100,9 +100,10 @@ function brokenReferences(context: RulesetFunctionContext): BrokenReferences {
 /** Where a remaining reference is written: in the linted file, or in a file it references. */
 type WrittenIn = 'linted file' | 'other file';
 
-function writtenIn(context: RulesetFunctionContext, reference: string, path: JsonPath): WrittenIn {
-  const node = valueAt(context.document.data, path);
-  return isObject(node) && node.$ref === reference ? 'linted file' : 'other file';
+/** The file Spectral places the path in, following the references on the way as it does for findings. */
+function writtenIn(context: RulesetFunctionContext, path: JsonPath): WrittenIn {
+  const placed = context.documentInventory.findAssociatedItemForPath(path, true);
+  return placed === null || placed.document.source === context.document.source ? 'linted file' : 'other file';
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { IFunctionResult } from '@stoplight/spectral-core';
+import type { IFunctionResult, RulesetFunctionContext } from '@stoplight/spectral-core';
 import { ruleFunction } from '../lib/rule-function.js';
 import type { JsonPath } from '@stoplight/types';
 import { isObject, valueAt } from '../lib/json.js';
@@ -17,7 +17,7 @@ export default ruleFunction<null>({ input: null, options: null }, (document, _op
     if (!isObject(schema.properties)) return;
     for (const name of Object.keys(schema.properties)) {
       if (PROPERTY_NAME.test(name)) continue;
-      results.push({ message: `Property name is not lowerCamelCase: ${name}. Rename it in lowerCamelCase.`, path: propertyPath(context.document.data, [...path, 'properties'], name) });
+      results.push({ message: `Property name is not lowerCamelCase: ${name}. Rename it in lowerCamelCase.`, path: propertyPath(context, [...path, 'properties'], name) });
     }
   });
   return results;
@@ -26,8 +26,13 @@ export default ruleFunction<null>({ input: null, options: null }, (document, _op
 /**
  * At the property where it is written in place. Where its value is a `$ref`, a path into it would
  * be placed at the referenced schema, which has no wrong name: then at the `properties` map.
+ * Where the path runs through a `$ref` into another file, the linted file does not show the
+ * property; Spectral's own mapping says whether the path would land on it.
  */
-function propertyPath(unresolved: unknown, propertiesPath: JsonPath, name: string): JsonPath {
-  const written = valueAt(unresolved, [...propertiesPath, name]);
-  return isObject(written) && written.$ref === undefined ? [...propertiesPath, name] : propertiesPath;
+function propertyPath(context: RulesetFunctionContext, propertiesPath: JsonPath, name: string): JsonPath {
+  const path = [...propertiesPath, name];
+  const written = valueAt(context.document.data, path);
+  if (isObject(written)) return written.$ref === undefined ? path : propertiesPath;
+  const placed = context.documentInventory.findAssociatedItemForPath(path, true)?.path;
+  return placed !== undefined && placed.length >= 2 && placed[placed.length - 2] === 'properties' && placed[placed.length - 1] === name ? path : propertiesPath;
 }

@@ -16,7 +16,16 @@ const SUBSCHEMA_MAPS = ['properties', 'patternProperties', '$defs', 'definitions
  * Values of `example`, `examples`, `default`, `enum` and `const` are data, never walked.
  */
 export function walkSchema(schema: unknown, path: JsonPath, visit: SchemaVisitor, seen: WeakSet<object>): void {
-  const stack: Array<[JsonObject, JsonPath]> = isObject(schema) ? [[schema, path]] : [];
+  if (!isObject(schema) || seen.has(schema)) return;
+  seen.add(schema);
+  visit(schema, path);
+  walkBelow(schema, path, visit, seen);
+}
+
+/** The subschemas of a schema already visited, each once. */
+function walkBelow(schema: JsonObject, path: JsonPath, visit: SchemaVisitor, seen: WeakSet<object>): void {
+  const stack: Array<[JsonObject, JsonPath]> = [];
+  pushChildren(stack, schema, path, seen);
   while (stack.length > 0) {
     const [node, nodePath] = stack.pop() as [JsonObject, JsonPath];
     if (seen.has(node)) continue;
@@ -163,7 +172,20 @@ function documentSchemas(document: unknown): Visits {
   if (cached !== undefined) return cached;
   const visits: Array<readonly [JsonObject, JsonPath]> = [];
   const seen = new WeakSet<object>();
-  for (const [schema, path] of schemaRoots(document)) walkSchema(schema, path, (node, nodePath) => visits.push([node, nodePath]), seen);
+  const visit: SchemaVisitor = (node, nodePath) => visits.push([node, nodePath]);
+  const roots = schemaRoots(document);
+  // Every schema under components.schemas is visited at its definition before any walk goes
+  // below one: reached first through another schema's `$ref`, it would be placed there, and a
+  // finding on it would be mapped back through that `$ref` to the wrong node.
+  const named: Array<[JsonObject, JsonPath]> = [];
+  for (const [schema, path] of roots) {
+    if (path[0] !== 'components' || path[1] !== 'schemas' || !isObject(schema) || seen.has(schema)) continue;
+    seen.add(schema);
+    visit(schema, path);
+    named.push([schema, path]);
+  }
+  for (const [schema, path] of named) walkBelow(schema, path, visit, seen);
+  for (const [schema, path] of roots) walkSchema(schema, path, visit, seen);
   if (isObject(document) && Object.isFrozen(document)) visitsCache.set(document, visits);
   return visits;
 }

@@ -86,3 +86,25 @@ test('inline payload schemas of webhooks written under x-webhooks (OpenAPI 3.0) 
     ['warn', 'x-webhooks.monumentGewijzigd.post.requestBody.content.application/json.schema.properties.monument_id', message('monument_id')],
   ]);
 });
+
+test('a schema reached through an earlier schema\'s $ref is still reported at its own definition, at the property', async () => {
+  const doc = conformantDocument();
+  doc.components.schemas = {
+    A: { type: 'object', properties: { c: { $ref: '#/components/schemas/C' } } },
+    C: { type: 'object', properties: { Fout: { type: 'string' } } },
+    ...doc.components.schemas,
+  };
+  expect(summary(await findingsOf(CODE, doc))).toEqual([
+    ['warn', 'components.schemas.C.properties.Fout', message('Fout')],
+  ]);
+});
+
+test('in a schema in another file, a property written in place is reported at the property, in that file', async () => {
+  const doc = conformantDocument();
+  doc.components.schemas.Persoon = { $ref: './external-property-names.yaml#/Persoon' };
+  const findings = await findingsOf(CODE, doc);
+  expect(findings.map((finding) => [finding.path, finding.source?.endsWith('external-property-names.yaml'), finding.message])).toEqual([
+    ['Persoon.properties', true, message('Adres')],
+    ['Persoon.properties.geboorte_datum', true, message('geboorte_datum')],
+  ]);
+});
