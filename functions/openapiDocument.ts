@@ -41,16 +41,18 @@ function unresolvedReferences(document: JsonObject, context: RulesetFunctionCont
   if (broken.exact.size === 0 && broken.targets.length === 0) return [];
   const results: IFunctionResult[] = [];
   for (const [reference, path] of remainingReferences(document)) {
-    if (!isBroken(reference, writtenIn(context, path), broken)) continue;
-    results.push({ message: `Reference does not resolve: ${reference}. Point the $ref at an existing definition.`, path: reportPath(context.document.data, path) });
+    const place = placeOf(context, path);
+    if (!isBroken(reference, place.writtenIn, broken)) continue;
+    results.push({ message: `Reference does not resolve: ${reference}. Point the $ref at an existing definition.`, path: reportPath(context.document.data, place.path) });
   }
   return results;
 }
 
 /**
- * A `$ref` written in the linted file itself is reported at the `$ref` key. One reached through
- * another file is reported at its parent: Spectral maps a path inside that file by following its
- * references, and a path through the broken one would land on nothing.
+ * A `$ref` written in the linted file itself is reported at the `$ref` key, where it is written
+ * (the walk may have reached it through another `$ref`). One in another file is reported at its
+ * parent: Spectral maps a path inside that file by following its references, and a path through
+ * the broken one would land on nothing.
  */
 function reportPath(unresolvedRoot: unknown, path: JsonPath): JsonPath {
   const node = valueAt(unresolvedRoot, path);
@@ -100,10 +102,18 @@ function brokenReferences(context: RulesetFunctionContext): BrokenReferences {
 /** Where a remaining reference is written: in the linted file, or in a file it references. */
 type WrittenIn = 'linted file' | 'other file';
 
-/** The file Spectral places the path in, following the references on the way as it does for findings. */
-function writtenIn(context: RulesetFunctionContext, path: JsonPath): WrittenIn {
-  const placed = context.documentInventory.findAssociatedItemForPath(path, true);
-  return placed === null || placed.document.source === context.document.source ? 'linted file' : 'other file';
+/**
+ * Where the `$ref` at a path of the resolved document is written. Its parent is placed as
+ * Spectral places findings, following the references on the way (the `$ref` itself would be
+ * followed to where it points): the file, and in the linted file the path where it is written.
+ */
+function placeOf(context: RulesetFunctionContext, path: JsonPath): { writtenIn: WrittenIn; path: JsonPath } {
+  if (path.length === 0) return { writtenIn: 'linted file', path };
+  const parent = context.documentInventory.findAssociatedItemForPath(path.slice(0, -1), true);
+  if (parent === null) return { writtenIn: 'linted file', path };
+  if (parent.document.source !== context.document.source) return { writtenIn: 'other file', path };
+  const written = [...parent.path, path[path.length - 1] as string | number];
+  return { writtenIn: 'linted file', path: isObject(valueAt(context.document.data, written)) ? written : path };
 }
 
 /**

@@ -122,3 +122,12 @@ test('x- extensions of the Paths Object and of an operation\'s responses are dat
     'components.schemas.Monument.properties.x-kenmerk.$ref',
   ]);
 });
+
+test('an unresolvable remote $ref in a shared schema, first reached from another schema through a $ref, is reported', async () => {
+  const doc = conformantDocument();
+  doc.components.schemas.Lijst = { allOf: [{ $ref: 'https://voorbeeld.invalid/gedeeld.yaml#/components/schemas/Lijst' }] };
+  doc.components.schemas.Verwijzing = { type: 'object', properties: { lijst: { $ref: '#/components/schemas/Lijst' } } };
+  expect(summary(await findingsOf(CODE, doc))).toEqual([
+    ['error', 'components.schemas.Lijst.allOf.0.$ref', 'Reference does not resolve: https://voorbeeld.invalid/gedeeld.yaml#/components/schemas/Lijst. Point the $ref at an existing definition.'],
+  ]);
+});
