@@ -26,9 +26,20 @@ export default ruleFunction<null>({ input: null, options: null }, (target) => {
   return urls.flatMap(([url, path]) => insecure(url, path));
 });
 
+/** `http://host:99999/v1` is no valid URL, but its scheme is plain to see: read it as written. */
+const WRITTEN_SCHEME_AND_HOST = /^([a-z][a-z0-9+.-]*:)(?:\/\/([^/?#]*))?/i;
+
 function insecure(url: string, path: JsonPath): IFunctionResult[] {
-  const parsed = parseUrl(url.trim());
+  const parsed = parseUrl(url.trim()) ?? writtenSchemeAndHost(url.trim());
   if (parsed?.protocol === undefined || parsed.protocol === 'https:') return [];
   if (parsed.hostname !== undefined && isLoopbackHost(parsed.hostname)) return [];
   return [{ message: `URL does not use https: ${url}. Serve the API and its OAuth endpoints over TLS only (https).`, path }];
+}
+
+function writtenSchemeAndHost(url: string): { protocol?: string; hostname?: string } | undefined {
+  const match = WRITTEN_SCHEME_AND_HOST.exec(url);
+  if (match === null) return undefined;
+  const authority = match[2]?.replace(/^.*@/, '');
+  const hostname = authority?.startsWith('[') ? authority.replace(/\].*$/, ']') : authority?.replace(/:.*$/, '');
+  return { protocol: (match[1] as string).toLowerCase(), hostname };
 }

@@ -38,3 +38,20 @@ test('a leading space does not make an http URL relative; x- flows are extension
   doc.components.securitySchemes = { oauth: { type: 'oauth2', flows: { 'x-eigen': { tokenUrl: 'http://a.example.nl/token' } } } };
   expect(summary(await findingsOf(CODE, doc)).map(([, path]) => path)).toEqual(['servers.0.url']);
 });
+
+test('an http URL that is no valid URL is still plainly http, read as written', async () => {
+  const doc = conformantDocument();
+  doc.servers = [{ url: 'http://api.example.nl:99999/v1' }, { url: 'HTTP://%zz.example.nl/v1' }, { url: 'http://user@localhost:99999/v1' }];
+  doc.components.securitySchemes = { oauth: { type: 'oauth2', flows: { clientCredentials: { tokenUrl: 'http://login example.nl/token', scopes: {} } } } };
+  expect(summary(await findingsOf(CODE, doc))).toEqual([
+    ['error', 'servers.0.url', 'URL does not use https: http://api.example.nl:99999/v1. Serve the API and its OAuth endpoints over TLS only (https).'],
+    ['error', 'servers.1.url', 'URL does not use https: HTTP://%zz.example.nl/v1. Serve the API and its OAuth endpoints over TLS only (https).'],
+    ['error', 'components.securitySchemes.oauth.flows.clientCredentials.tokenUrl', 'URL does not use https: http://login example.nl/token. Serve the API and its OAuth endpoints over TLS only (https).'],
+  ]);
+});
+
+test('a loopback host written as a fully qualified name (localhost.) is loopback too', async () => {
+  const doc = conformantDocument();
+  doc.servers = [{ url: 'http://localhost.:8080/v1' }, { url: 'http://127.0.0.1./v1' }];
+  expect(await findingsOf(CODE, doc)).toEqual([]);
+});
