@@ -3,6 +3,7 @@ import { ruleFunction } from '../lib/rule-function.js';
 import { asObject, isObject } from '../lib/json.js';
 import { parseServerUrl } from '../lib/server-url.js';
 import { strictSemver } from '../lib/semver.js';
+import type { SemVer } from 'semver';
 
 const MAJOR_SEGMENT = /^v(0|[1-9]\d*)$/;
 const ZERO_PADDED_MAJOR = /^v0\d+$/;
@@ -13,10 +14,13 @@ const DETAILED_VERSION_SEGMENT = /^v\d+[._-]\d+/i;
 export default ruleFunction<null>({ input: null, options: null }, (server, _options, context) => {
   if (!isObject(server) || typeof server.url !== 'string') return [];
   const parsed = parseServerUrl(server);
+  const version = strictSemver(asObject(asObject(context.document.data).info).version);
+  // The advice names the major the description declares, where it declares one.
+  const major = `/v${version?.major ?? 1}`;
   if (parsed === undefined) return [{ message: `Server URL cannot be parsed: ${server.url}. Give a valid URL.`, path: ['url'] }];
   const detailed = parsed.segments.filter((segment) => DETAILED_VERSION_SEGMENT.test(segment));
   if (detailed.length > 0) {
-    return [{ message: `Server URL carries more than the major version: ${parsed.expanded}. Put only /v<major> in the URL, for example /v1.`, path: ['url'] }];
+    return [{ message: `Server URL carries more than the major version: ${parsed.expanded}. Put only /v<major> in the URL, for example ${major}.`, path: ['url'] }];
   }
   const padded = parsed.segments.find((segment) => ZERO_PADDED_MAJOR.test(segment));
   if (padded !== undefined) {
@@ -25,15 +29,15 @@ export default ruleFunction<null>({ input: null, options: null }, (server, _opti
   const majors = parsed.segments.filter((segment) => MAJOR_SEGMENT.test(segment));
   if (majors.length !== 1) {
     const problem = majors.length === 0 ? 'has no /v<major> segment' : 'has more than one /v<major> segment';
-    return [{ message: `Server URL ${problem}: ${parsed.expanded}. Put the major version in the path once, for example https://api.example.nl/v1.`, path: ['url'] }];
+    return [{ message: `Server URL ${problem}: ${parsed.expanded}. Put the major version in the path once, for example https://api.example.nl${major}.`, path: ['url'] }];
   }
-  return majorMismatch(majors[0] as string, parsed.expanded, context.document.data);
+  return majorMismatch(majors[0] as string, parsed.expanded, version);
 });
 
-function majorMismatch(segment: string, url: string, document: unknown): IFunctionResult[] {
-  const version = strictSemver(asObject(asObject(document).info).version);
+function majorMismatch(segment: string, url: string, version: SemVer | undefined): IFunctionResult[] {
   if (version === undefined) return [];
   const uriMajor = Number((MAJOR_SEGMENT.exec(segment) as RegExpExecArray)[1]);
   if (uriMajor === version.major) return [];
-  return [{ message: `Server URL major version differs from info.version ${version.version}: ${url}. Use /v${version.major}.`, path: ['url'] }];
+  // `raw`: the version as written, build metadata included (strictSemver accepts only that spelling).
+  return [{ message: `Server URL major version differs from info.version ${version.raw}: ${url}. Use /v${version.major}.`, path: ['url'] }];
 }

@@ -47,3 +47,13 @@ test('a zero-padded major is wrong', async () => {
     ['error', 'servers.0.url', 'Server URL has a major version with a leading zero: https://api.example.nl/v01. Write the major without leading zeros: /v1.'],
   ]);
 });
+
+test('the advice names the major of info.version, and the version is quoted as written, build metadata included', async () => {
+  const doc = conformantDocument();
+  doc.info.version = '3.1.0+build.7';
+  doc.servers = [{ url: 'https://api.example.nl/monumenten' }, { url: 'https://api.example.nl/v2' }];
+  expect(summary(await findingsOf(CODE, doc))).toEqual([
+    ['error', 'servers.0.url', 'Server URL has no /v<major> segment: https://api.example.nl/monumenten. Put the major version in the path once, for example https://api.example.nl/v3.'],
+    ['error', 'servers.1.url', 'Server URL major version differs from info.version 3.1.0+build.7: https://api.example.nl/v2. Use /v3.'],
+  ]);
+});
