@@ -16,7 +16,7 @@ import propertyNameCasing from '../functions/propertyNameCasing.js';
 import problemDetailsMediaType from '../functions/problemDetailsMediaType.js';
 import statusCodeHeuristics from '../functions/statusCodeHeuristics.js';
 import globalSearchShape from '../functions/globalSearchShape.js';
-import { OPERATION_PATHS, PARAMETERS_GIVEN, RESPONSES_GIVEN, SERVERS_GIVEN, rule, type NlgovRule } from './rule.js';
+import { CALLBACK_SERVERS_GIVEN, LINK_SERVERS_GIVEN, OPERATION_PATHS, PARAMETERS_GIVEN, RESPONSES_GIVEN, SERVERS_GIVEN, rule, type NlgovRule } from './rule.js';
 
 export type { NlgovRule };
 
@@ -48,7 +48,7 @@ export const coreRules: Record<string, NlgovRule> = {
     description: 'Each server URL carries the major version as one /v<major> segment, equal to the major of info.version.',
     severity: 'error',
     formats: [oas3],
-    given: SERVERS_GIVEN,
+    given: [...SERVERS_GIVEN, ...LINK_SERVERS_GIVEN],
     then: { function: serverUrlVersion },
   }),
   '/core/version-header': rule('/core/version-header', {
@@ -99,7 +99,7 @@ export const coreRules: Record<string, NlgovRule> = {
     description: 'Server URLs, OAuth URLs and openIdConnectUrl use https.',
     severity: 'error',
     formats: [oas3],
-    given: [...SERVERS_GIVEN, '$.components.securitySchemes[*]'],
+    given: [...SERVERS_GIVEN, ...LINK_SERVERS_GIVEN, ...CALLBACK_SERVERS_GIVEN, '$.components.securitySchemes[*]'],
     then: { function: httpsUrls },
   }),
   '/core/transport/no-sensitive-uris': rule('/core/transport/no-sensitive-uris', {
@@ -128,9 +128,20 @@ export const coreRules: Record<string, NlgovRule> = {
     severity: 'warn',
     formats: [oas3],
     given: '$.components.schemas',
+    // Only the keys are judged: in the unresolved document an alias (`monument_alias: {$ref: ...}`)
+    // is reported at its own key, not at the schema (or the file) that its $ref leads to.
+    resolved: false,
     then: {
       function: keyPattern,
-      functionOptions: { match: '^[A-Z][a-zA-Z0-9]*$', subject: 'Schema name', problem: 'is not PascalCase', advice: 'Rename the schema in PascalCase: {pascal}' },
+      functionOptions: {
+        match: '^[A-Z][a-zA-Z0-9]*$',
+        subject: 'Schema name',
+        problem: 'is not PascalCase',
+        advice: 'Rename the schema in PascalCase: {pascal}',
+        fallbackAdvice: 'Rename the schema in PascalCase, with only the letters A-Z and a-z and digits',
+        // OpenAPI 3.0 allows no extensions in components.schemas: `x-intern` is a schema name.
+        extensionKeys: true,
+      },
     },
   }),
   'nlgov:property-names-camel-case': rule('nlgov:property-names-camel-case', {

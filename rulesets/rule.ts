@@ -23,6 +23,16 @@ export const OPERATION_PATHS = `$.paths[*][${OPERATION_METHODS.join(',')}]`;
  */
 export const ANY_OPERATION_PATHS = `$.paths[*][${[...OPERATION_METHODS, ...FORBIDDEN_METHODS].join(',')}]`;
 export const SERVERS_GIVEN = ['$.servers[*]', '$.paths[*].servers[*]', `${ANY_OPERATION_PATHS}.servers[*]`];
+/** The server a Link Object sends the client to: a server of the API, like the others. */
+export const LINK_SERVERS_GIVEN = ['$.components.links[*].server', '$.components.responses[*].links[*].server', `${ANY_OPERATION_PATHS}.responses[*].links[*].server`];
+const ANY_METHOD = `[${[...OPERATION_METHODS, ...FORBIDDEN_METHODS].join(',')}]`;
+/** The servers of callbacks: where the API calls the client, so not the API's own URLs. */
+export const CALLBACK_SERVERS_GIVEN = [
+  `${ANY_OPERATION_PATHS}.callbacks[*][*].servers[*]`,
+  `${ANY_OPERATION_PATHS}.callbacks[*][*]${ANY_METHOD}.servers[*]`,
+  '$.components.callbacks[*][*].servers[*]',
+  `$.components.callbacks[*][*]${ANY_METHOD}.servers[*]`,
+];
 export const PARAMETERS_GIVEN = ['$.paths[*].parameters[*]', `${ANY_OPERATION_PATHS}.parameters[*]`];
 export const PARAMETER_LISTS_GIVEN = ['$.paths[*].parameters', `${ANY_OPERATION_PATHS}.parameters`];
 export const RESPONSES_GIVEN = `${ANY_OPERATION_PATHS}.responses`;

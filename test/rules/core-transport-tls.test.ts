@@ -55,3 +55,16 @@ test('a loopback host written as a fully qualified name (localhost.) is loopback
   doc.servers = [{ url: 'http://localhost.:8080/v1' }, { url: 'http://127.0.0.1./v1' }];
   expect(await findingsOf(CODE, doc)).toEqual([]);
 });
+
+test('the server of a Link Object and the servers of callbacks are URLs too', async () => {
+  const doc = conformantDocument();
+  doc.components.links = { Monument: { operationId: 'getMonument', server: { url: 'http://links.example.nl/v1' } } };
+  doc.paths['/monumenten'].get.callbacks = {
+    gewijzigd: { '{$request.query.url}': { servers: [{ url: 'http://client.example.nl' }], post: { servers: [{ url: 'http://client2.example.nl' }], responses: { '204': { description: 'Ontvangen' } } } } },
+  };
+  expect(summary(await findingsOf(CODE, doc))).toEqual([
+    ['error', 'paths./monumenten.get.callbacks.gewijzigd.{$request.query.url}.servers.0.url', 'URL does not use https: http://client.example.nl. Serve the API and its OAuth endpoints over TLS only (https).'],
+    ['error', 'paths./monumenten.get.callbacks.gewijzigd.{$request.query.url}.post.servers.0.url', 'URL does not use https: http://client2.example.nl. Serve the API and its OAuth endpoints over TLS only (https).'],
+    ['error', 'components.links.Monument.server.url', 'URL does not use https: http://links.example.nl/v1. Serve the API and its OAuth endpoints over TLS only (https).'],
+  ]);
+});

@@ -57,3 +57,12 @@ test('the advice names the major of info.version, and the version is quoted as w
     ['error', 'servers.1.url', 'Server URL major version differs from info.version 3.1.0+build.7: https://api.example.nl/v2. Use /v3.'],
   ]);
 });
+
+test('the server of a Link Object is a server of the API; the servers of callbacks (the client\'s) are not judged', async () => {
+  const doc = conformantDocument();
+  doc.paths['/monumenten'].get.responses['200'].links = { Monument: { operationId: 'getMonument', server: { url: 'https://api.example.nl/monumenten' } } };
+  doc.paths['/monumenten'].get.callbacks = { gewijzigd: { '{$request.query.url}': { servers: [{ url: 'https://client.example.nl' }], post: { responses: { '204': { description: 'Ontvangen' } } } } } };
+  expect(summary(await findingsOf(CODE, doc))).toEqual([
+    ['error', 'paths./monumenten.get.responses.200.links.Monument.server.url', 'Server URL has no /v<major> segment: https://api.example.nl/monumenten. Put the major version in the path once, for example https://api.example.nl/v1.'],
+  ]);
+});
