@@ -5,7 +5,7 @@ import { entries, isObject } from '../lib/json.js';
 import { declaredValues } from '../lib/declared-values.js';
 import { isGeospatial } from '../lib/geo.js';
 import { resolvedDocument } from '../lib/inventory.js';
-import { CONTENT_CRS, CRS_QUERY_PARAMETERS, isCrsUri, isLegacyEpsgValue } from '../lib/crs.js';
+import { CONTENT_CRS, CRS_QUERY_PARAMETERS, isCrsUri, isLegacyEpsgValue, isMalformedCrsUri } from '../lib/crs.js';
 
 /**
  * nlgov:crs-uri: the CRS values a description pins down for crs, bbox-crs, filter-crs (query) and
@@ -27,11 +27,27 @@ function parameterFindings(name: string, location: string, parameter: Record<str
   return [];
 }
 
+const EXAMPLE_URI = 'http://www.opengis.net/def/crs/EPSG/0/28992';
+
 function valueFindings(name: string, declaration: unknown, base: JsonPath, isContentCrs: boolean): IFunctionResult[] {
   return declaredValues(declaration)
     .filter(([value]) => typeof value !== 'string' || (!isCrsUri(value, isContentCrs) && !(isContentCrs && isLegacyEpsgValue(value))))
-    .map(([value, path]) => ({
-      message: `${name} value is not a CRS URI: ${String(value)}. Use the URI, for example http://www.opengis.net/def/crs/EPSG/0/28992.`,
-      path: [...base, ...path],
-    }));
+    .map(([value, path]) => ({ message: message(name, value, isContentCrs), path: [...base, ...path] }));
+}
+
+function message(name: string, value: unknown, isContentCrs: boolean): string {
+  if (typeof value === 'string' && isMalformedCrsUri(value, isContentCrs)) {
+    return `${name} value is not a CRS URI of the form http://www.opengis.net/def/crs/{authority}/{version}/{code}: ${value}. Give the authority, the version of the CRS registry and the code, for example ${EXAMPLE_URI}.`;
+  }
+  return `${name} value is not a CRS URI: ${shown(value)}. Use the URI, for example ${EXAMPLE_URI}.`;
+}
+
+/** A string as it is; any other value as JSON (an object is no `[object Object]`). Never throws. */
+function shown(value: unknown): string {
+  if (typeof value === 'string') return value;
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
 }

@@ -37,7 +37,7 @@ export default ruleFunction<SignatureHeaderOptions>(
     if (found === undefined) return [];
     const [name, header] = found;
     const digestMissing = options.requireDigest && !inComponents && findHeader(target, 'Digest') === undefined;
-    return [...declarationFindings(name, header, [name]), ...(digestMissing ? [missingDigest(name, [name])] : [])];
+    return [...declarationFindings(name, header, [name]), ...(digestMissing ? [missingDigest(name)] : [])];
   },
 );
 
@@ -56,7 +56,7 @@ function parameterFindings(parameters: unknown[], inherited: unknown[], options:
   const [parameter, index] = signature;
   const hasDigest = [...parameters, ...inherited].some((candidate) => isObject(candidate) && candidate.in === 'header' && String(candidate.name).toLowerCase() === 'digest');
   const findings = declarationFindings(String(parameter.name), parameter, [index]);
-  return options.requireDigest && !hasDigest ? [...findings, missingDigest(String(parameter.name), [index])] : findings;
+  return options.requireDigest && !hasDigest ? [...findings, missingDigest(String(parameter.name))] : findings;
 }
 
 function declarationFindings(name: string, declaration: JsonObject, base: JsonPath): IFunctionResult[] {
@@ -76,7 +76,12 @@ function declarationFindings(name: string, declaration: JsonObject, base: JsonPa
   return results;
 }
 
-function missingDigest(name: string, base: JsonPath): IFunctionResult {
-  return { message: `${name} is declared without the Digest header it signs: no Digest. Declare the Digest header beside it.`, path: base };
+/**
+ * At the headers map or parameter list that lacks Digest (path []), never at the signature: that
+ * may be a `$ref`, and Spectral would place the finding at the shared definition, where the
+ * findings of every exchange lacking Digest collapse into one that names none of them.
+ */
+function missingDigest(name: string): IFunctionResult {
+  return { message: `${name} is declared without the Digest header it signs: no Digest. Declare the Digest header beside it.`, path: [] };
 }
 

@@ -31,12 +31,25 @@ function shapeProperties(schema: JsonObject): JsonObject {
   return Object.fromEntries([...declaredProperties(schema, [])].map(([name, [property]]) => [name, property]));
 }
 
-/** The values the `type` property may take (enum or const), if it is pinned down. */
-function typeValues(typeProperty: unknown): string[] {
-  if (!isObject(typeProperty)) return [];
-  const values = [...asArray(typeProperty.enum)];
-  if (typeProperty.const !== undefined) values.push(typeProperty.const);
-  return values.filter((value): value is string => typeof value === 'string');
+/** The GeoJSON type names: what a `type` property pinned to GeoJSON may hold. */
+const GEOJSON_TYPES = ['FeatureCollection', 'Feature', ...GEOMETRY_TYPES];
+/** The geometry types that carry `coordinates` (a GeometryCollection has `geometries`). */
+const COORDINATE_TYPES = GEOMETRY_TYPES.filter((type) => type !== 'GeometryCollection');
+
+/**
+ * The values the `type` property's `enum` or `const` allows (both: the const if the enum has it),
+ * `null` aside, which a nullable enum lists; undefined when neither pins `type` down.
+ */
+function pinnedTypeValues(typeProperty: unknown): unknown[] | undefined {
+  if (!isObject(typeProperty)) return undefined;
+  const listed = Array.isArray(typeProperty.enum) && typeProperty.enum.length > 0 ? typeProperty.enum : undefined;
+  const { const: constant } = typeProperty;
+  const allowed = constant === undefined ? listed : listed === undefined || listed.includes(constant) ? [constant] : [];
+  return allowed?.filter((value) => value !== null);
+}
+
+function isGeoJsonType(value: unknown): boolean {
+  return typeof value === 'string' && GEOJSON_TYPES.includes(value);
 }
 
 /** GeoJSON `coordinates` and `geometries` are arrays; `{lat, lng}` objects are something else. */
@@ -59,13 +72,26 @@ export function geoKindOf(schema: unknown): GeoKind | undefined {
   return undefined;
 }
 
-/** The kind its properties give a schema; each sign needs a `type` property. */
+/**
+ * The kind its properties give a schema; each sign needs a `type` property. A `type` pinned by
+ * `enum` or `const` to GeoJSON type names only is a sign by itself, and its values give the kind.
+ * A `type` pinned to anything else (`[Bug, Feature, Task]`, `[basis, premium]`) lets a shape sign
+ * count only when it allows the GeoJSON type that shape implies: `features` a FeatureCollection,
+ * `geometry` and `properties` a Feature, `coordinates` a geometry type other than
+ * GeometryCollection, `geometries` a GeometryCollection.
+ */
 function shapeKind(properties: JsonObject): GeoKind | undefined {
-  const types = typeValues(properties.type);
-  if (types.includes('FeatureCollection') || (properties.type !== undefined && properties.features !== undefined)) return 'FeatureCollection';
-  if (types.includes('Feature') || (properties.type !== undefined && properties.geometry !== undefined && properties.properties !== undefined)) return 'Feature';
-  if (types.some((type) => GEOMETRY_TYPES.includes(type))) return 'Geometry';
-  if (properties.type !== undefined && (isArraySchema(properties.coordinates) || isArraySchema(properties.geometries))) return 'Geometry';
+  if (properties.type === undefined) return undefined;
+  const pinned = pinnedTypeValues(properties.type);
+  if (pinned !== undefined && pinned.length > 0 && pinned.every(isGeoJsonType)) {
+    if (pinned.includes('FeatureCollection')) return 'FeatureCollection';
+    return pinned.includes('Feature') ? 'Feature' : 'Geometry';
+  }
+  const allows = (types: string[]): boolean => pinned === undefined || pinned.some((value) => typeof value === 'string' && types.includes(value));
+  if (properties.features !== undefined && allows(['FeatureCollection'])) return 'FeatureCollection';
+  if (properties.geometry !== undefined && properties.properties !== undefined && allows(['Feature'])) return 'Feature';
+  if (isArraySchema(properties.coordinates) && allows(COORDINATE_TYPES)) return 'Geometry';
+  if (isArraySchema(properties.geometries) && allows(['GeometryCollection'])) return 'Geometry';
   return undefined;
 }
 

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { conformantDocument } from './fixtures/conformant.js';
 import { geospatialDocument } from './fixtures/geospatial.js';
-import { lint } from './harness.js';
+import { lint, summary } from './harness.js';
 
 const GEO_CODES = /^(\/geo\/|nlgov:crs-uri$)/;
 
@@ -63,4 +63,35 @@ test('an unresolvable $ref into the OGC bundle is judged by its fragment, not by
   const doc = conformantDocument();
   doc.components.schemas.Monument.properties.landing = { $ref: 'https://schemas.example.invalid/ogcapi-features-1.yaml#/components/schemas/landingPage' };
   expect(await geoFindings(doc)).toEqual([]);
+});
+
+describe('a `type` pinned by enum or const', () => {
+  const crsList = ['error', 'paths', 'Path is not described: /collections or /crss. Describe GET /collections (OGC API Features) or GET /crss with the supported CRS URIs.'];
+
+  test.each([
+    ['an enum with Feature among other values', { type: { type: 'string', enum: ['Bug', 'Feature', 'Task'] }, titel: { type: 'string' } }],
+    ['an enum with a geometry type among other values', { type: { type: 'string', enum: ['Point', 'Adres'] } }],
+    ['an enum without FeatureCollection beside features', { type: { type: 'string', enum: ['basis', 'premium'] }, features: { type: 'array', items: { type: 'string' } } }],
+    ['a const other than Feature beside geometry and properties', { type: { type: 'string', const: 'melding' }, geometry: { type: 'string' }, properties: { type: 'object' } }],
+    ['an enum of geometry types beside geometries, no GeometryCollection', { type: { type: 'string', enum: ['Punt', 'Vlak'] }, geometries: { type: 'array', items: {} } }],
+    ['an enum without a coordinate geometry beside coordinates', { type: { type: 'string', enum: ['GPS', 'GeometryCollection2'] }, coordinates: { type: 'array', items: { type: 'number' } } }],
+  ])('%s makes no description geospatial', async (_case, properties) => {
+    const doc = conformantDocument();
+    doc.components.schemas.Monument.properties.kenmerk = { type: 'object', properties };
+    expect(await geoFindings(doc)).toEqual([]);
+  });
+
+  test.each([
+    ['an enum of GeoJSON type names only', { type: { type: 'string', enum: ['Point', 'MultiPoint'] } }],
+    ['a const FeatureCollection', { type: { const: 'FeatureCollection' } }],
+    ['an enum that allows FeatureCollection beside features', { type: { type: 'string', enum: ['FeatureCollection', 'Leeg'] }, features: { type: 'array', items: {} } }],
+    ['an enum that allows Feature beside geometry and properties', { type: { type: 'string', enum: ['Feature', 'Onbekend'] }, geometry: { type: 'object' }, properties: { type: 'object' } }],
+    ['an enum that allows Point beside coordinates', { type: { type: 'string', enum: ['Point', 'Onbekend'] }, coordinates: { type: 'array', items: { type: 'number' } } }],
+    ['a nullable enum of geometry types', { type: { type: 'string', nullable: true, enum: ['Polygon', null] } }],
+    ['no enum or const beside features', { type: { type: 'string' }, features: { type: 'array', items: {} } }],
+  ])('%s still makes a description geospatial', async (_case, properties) => {
+    const doc = conformantDocument();
+    doc.components.schemas.Monument.properties.kenmerk = { type: 'object', properties };
+    expect(summary((await geoFindings(doc)).filter((finding) => finding.code === '/geo/crs-list'))).toEqual([crsList]);
+  });
 });

@@ -31,3 +31,21 @@ test('application/geo+json without a schema is not known to be anything else: no
   doc.paths['/monumenten'].get.responses['200'].content['application/geo+json'] = {};
   expect(await findingsOf(CODE, doc)).toEqual([]);
 });
+
+test('a `type` whose enum merely includes Feature, or excludes FeatureCollection beside features, is no GeoJSON body', async () => {
+  const doc = geospatialDocument();
+  const melding = { type: 'object', properties: { type: { type: 'string', enum: ['Bug', 'Feature', 'Task'] }, titel: { type: 'string' } } };
+  const abonnement = { type: 'object', properties: { type: { type: 'string', enum: ['basis', 'premium'] }, features: { type: 'array', items: { type: 'string' } } } };
+  doc.paths['/monumenten'].get.responses['200'].content = { 'application/json': { schema: melding } };
+  doc.paths['/crss'].get.responses['200'].content = { 'application/json': { schema: abonnement } };
+  expect(await findingsOf(CODE, doc)).toEqual([]);
+});
+
+test('a `type` whose enum allows Feature beside geometry and properties is a Feature', async () => {
+  const doc = geospatialDocument();
+  const feature = { type: 'object', properties: { type: { type: 'string', enum: ['Feature', 'Onbekend'] }, geometry: { $ref: '#/components/schemas/Geometrie' }, properties: { type: 'object' } } };
+  doc.paths['/monumenten'].get.responses['200'].content = { 'application/json': { schema: feature } };
+  expect(summary(await findingsOf(CODE, doc))).toEqual([
+    ['warn', 'paths./monumenten.get.responses.200.content.application/json', 'Feature response is not offered as application/geo+json: application/json. Add application/geo+json for Features and FeatureCollections.'],
+  ]);
+});

@@ -36,3 +36,29 @@ test('a number is not a CRS URI either', async () => {
     ['warn', 'components.parameters.Crs.schema.enum.0', `crs value is not a CRS URI: 28992. ${advice}`],
   ]);
 });
+
+test('a CRS URI without the registry version or without the code is a warning at each value', async () => {
+  const doc = geospatialDocument();
+  doc.components.parameters.Crs.schema = {
+    type: 'string',
+    enum: ['http://www.opengis.net/def/crs/EPSG/28992', 'http://www.opengis.net/def/crs/EPSG/0/', 'https://www.opengis.net/def/crs/OGC/1.3/CRS84', 'http://www.opengis.net/def/crs/OGC/0/CRS84h'],
+  };
+  doc.components.headers.ContentCrs.schema = { type: 'string', enum: ['<http://www.opengis.net/def/crs/EPSG//28992>', '<http://www.opengis.net/def/crs/EPSG/0/28992>'] };
+  const form = 'is not a CRS URI of the form http://www.opengis.net/def/crs/{authority}/{version}/{code}';
+  const give = 'Give the authority, the version of the CRS registry and the code, for example http://www.opengis.net/def/crs/EPSG/0/28992.';
+  expect(summary(await findingsOf(CODE, doc))).toEqual([
+    ['warn', 'components.headers.ContentCrs.schema.enum.0', `Content-Crs value ${form}: <http://www.opengis.net/def/crs/EPSG//28992>. ${give}`],
+    ['warn', 'components.parameters.Crs.schema.enum.0', `crs value ${form}: http://www.opengis.net/def/crs/EPSG/28992. ${give}`],
+    ['warn', 'components.parameters.Crs.schema.enum.1', `crs value ${form}: http://www.opengis.net/def/crs/EPSG/0/. ${give}`],
+  ]);
+});
+
+test('an object or array value is named as JSON, not [object Object]', async () => {
+  const doc = geospatialDocument();
+  doc.components.headers.ContentCrs.examples = { object: { value: { a: 1 } } };
+  doc.components.parameters.Crs.schema.example = [1];
+  expect(summary(await findingsOf(CODE, doc))).toEqual([
+    ['warn', 'components.headers.ContentCrs.examples.object.value', `Content-Crs value is not a CRS URI: {"a":1}. ${advice}`],
+    ['warn', 'components.parameters.Crs.schema.example', `crs value is not a CRS URI: [1]. ${advice}`],
+  ]);
+});
