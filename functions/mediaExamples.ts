@@ -11,16 +11,25 @@ interface ExampleItem {
 }
 
 /**
+ * Objects as spectral's `oasExample` sees them (its utils/isObject): arrays count too, so
+ * `examples` written as a list is walked by index, and a list in place of an Example object is
+ * one without a `value`. Both are invalid OpenAPI (oas3-schema says so too); the built-in reports them.
+ */
+function isObjectOrArray(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null;
+}
+
+/**
  * What spectral checks of a media type, parameter or header: `example` if the key is present
  * (then `examples` is not looked at), otherwise the `value` of every inline Example object in
  * `examples`; one with `externalValue` has nothing here to check.
  */
 export function mediaExampleItems(holder: JsonObject): ExampleItem[] {
   if ('example' in holder) return [{ value: holder.example, path: ['example'] }];
-  if (!isObject(holder.examples)) return [];
+  if (!isObjectOrArray(holder.examples)) return [];
   const items: ExampleItem[] = [];
   for (const [name, example] of Object.entries(holder.examples)) {
-    if (!isObject(example) || 'externalValue' in example) continue;
+    if (!isObjectOrArray(example) || 'externalValue' in example) continue;
     items.push({ value: example.value, path: ['examples', name, 'value'] });
   }
   return items;

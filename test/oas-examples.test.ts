@@ -191,6 +191,30 @@ test('every inline example of an examples map is checked (findings come in docum
   ]);
 });
 
+// Found in review: spectral's `oasExample` takes arrays for objects, so a list of examples is
+// walked by index and a list in the examples map is an Example whose value is missing.
+test('examples written as a list are checked by index, as spectral checks them', async () => {
+  const document = api({
+    parameters: [{ name: 'n', in: 'query', schema: { type: 'integer' }, examples: [{ value: 'ten' }, { value: 10 }] }],
+    ...jsonResponse({ schema: THING, examples: [{ value: { id: 1 } }, {}, [{ value: { id: 'x', name: 'a' } }], null, 'text'] }),
+  });
+  await expectSame(MEDIA, document, [
+    [MEDIA, 'paths./things.get.responses.200.content.application/json.examples.0.value', '"value" property must have required property "name"'],
+    [MEDIA, 'paths./things.get.responses.200.content.application/json.examples.1', '"[1].value" property must exist'],
+    [MEDIA, 'paths./things.get.responses.200.content.application/json.examples.2', '"[2].value" property must exist'],
+    [MEDIA, 'paths./things.get.parameters.0.examples.0.value', '"value" property type must be integer'],
+  ]);
+});
+
+test('a list in place of an Example object of an examples map is an example without a value, as in spectral', async () => {
+  const header = { schema: THING, examples: { a: null, b: [1], c: { value: { id: 1, name: 'a' } }, d: [] } };
+  const document = api({}, { headers: { Thing: header } });
+  await expectSame(MEDIA, document, [
+    [MEDIA, 'components.headers.Thing.examples.b', '"b.value" property must exist'],
+    [MEDIA, 'components.headers.Thing.examples.d', '"d.value" property must exist'],
+  ]);
+});
+
 test('example wins over examples, as in spectral: the examples map is then not looked at', async () => {
   const document = api(jsonResponse({ schema: THING, example: { id: 1, name: 'a' }, examples: { bad: { value: 'no thing' } } }));
   await expectSame(MEDIA, document, []);
