@@ -1,7 +1,7 @@
 import type { IFunctionResult } from '@stoplight/spectral-core';
 import type { JsonPath } from '@stoplight/types';
 import { ruleFunction } from '../lib/rule-function.js';
-import { entries, isObject } from '../lib/json.js';
+import { entries, isObject, printedValue } from '../lib/json.js';
 import { declaredValues } from '../lib/declared-values.js';
 import { isGeospatial } from '../lib/geo.js';
 import { resolvedDocument } from '../lib/inventory.js';
@@ -39,15 +39,5 @@ function message(name: string, value: unknown, isContentCrs: boolean): string {
   if (typeof value === 'string' && isMalformedCrsUri(value, isContentCrs)) {
     return `${name} value is not a CRS URI of the form http://www.opengis.net/def/crs/{authority}/{version}/{code}: ${value}. Give the authority, the version of the CRS registry and the code, for example ${EXAMPLE_URI}.`;
   }
-  return `${name} value is not a CRS URI: ${shown(value)}. Use the URI, for example ${EXAMPLE_URI}.`;
-}
-
-/** A string as it is; any other value as JSON (an object is no `[object Object]`). Never throws. */
-function shown(value: unknown): string {
-  if (typeof value === 'string') return value;
-  try {
-    return JSON.stringify(value) ?? String(value);
-  } catch {
-    return String(value);
-  }
+  return `${name} value is not a CRS URI: ${printedValue(value)}. Use the URI, for example ${EXAMPLE_URI}.`;
 }

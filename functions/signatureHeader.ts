@@ -2,7 +2,7 @@ import type { IFunctionResult, RulesetFunctionContext } from '@stoplight/spectra
 import { resolvedDocument } from '../lib/inventory.js';
 import type { JsonPath } from '@stoplight/types';
 import { ruleFunction } from '../lib/rule-function.js';
-import { asArray, asObject, isObject, valueAt as valueAtPath, type JsonObject } from '../lib/json.js';
+import { asArray, asObject, isObject, printedValue, valueAt as valueAtPath, type JsonObject } from '../lib/json.js';
 import { findHeader } from '../lib/openapi.js';
 import { declaredValues } from '../lib/declared-values.js';
 
@@ -71,7 +71,7 @@ function declarationFindings(name: string, declaration: JsonObject, base: JsonPa
   }
   for (const [value, path] of declaredValues(declaration)) {
     if (typeof value === 'string' && DETACHED_JWS.test(value)) continue;
-    results.push({ message: `${name} example is not a detached compact JWS: ${String(value)}. Give header..signature: two base64url parts around two dots.`, path: [...base, ...path] });
+    results.push({ message: `${name} example is not a detached compact JWS: ${printedValue(value)}. Give header..signature: two base64url parts around two dots.`, path: [...base, ...path] });
   }
   return results;
 }

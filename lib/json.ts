@@ -33,3 +33,16 @@ export function valueAt(root: unknown, path: ReadonlyArray<string | number>): un
 }
 
 export type { JsonPath };
+
+/**
+ * A value as a message shows it: a string as it is, anything else as JSON (an object is no
+ * `[object Object]`). Never throws: YAML anchors can make a value circular.
+ */
+export function printedValue(value: unknown): string {
+  if (typeof value === 'string') return value;
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}

@@ -37,3 +37,11 @@ test('a signature header declared with content instead of schema is judged on th
   doc.paths['/monumenten'].get.responses['200'].headers['Payload-Signature'] = { content: { 'text/plain': { schema: { type: 'string' } } } };
   expect(summary(await findingsOf(CODE, doc)).map(([, path]) => path)).toEqual(['paths./monumenten.get.responses.200.headers.Payload-Signature.content.text/plain.schema']);
 });
+
+test('an example that is no string is named as JSON in the message', async () => {
+  const doc = conformantDocument();
+  doc.paths['/monumenten'].get.responses['200'].headers['Payload-Signature'] = { schema: { type: 'string', format: 'jws-compact-detached', example: { alg: 'PS256' } } };
+  expect(summary(await findingsOf(CODE, doc))).toEqual([
+    ['error', 'paths./monumenten.get.responses.200.headers.Payload-Signature.schema.example', 'Payload-Signature example is not a detached compact JWS: {"alg":"PS256"}. Give header..signature: two base64url parts around two dots.'],
+  ]);
+});
