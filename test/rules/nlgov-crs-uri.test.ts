@@ -62,3 +62,11 @@ test('an object or array value is named as JSON, not [object Object]', async () 
     ['warn', 'components.parameters.Crs.schema.example', `crs value is not a CRS URI: [1]. ${advice}`],
   ]);
 });
+
+test('values pinned down inside anyOf, oneOf and items of the schema are judged too', async () => {
+  const doc = geospatialDocument();
+  doc.paths['/monumenten'].get.parameters.push({ name: 'bbox-crs', in: 'query', schema: { anyOf: [{ type: 'string', enum: ['urn:ogc:def:crs:EPSG::28992'] }, { type: 'string' }] } });
+  expect(summary(await findingsOf(CODE, doc))).toEqual([
+    ['warn', 'paths./monumenten.get.parameters.2.schema.anyOf.0.enum.0', `bbox-crs value is not a CRS URI: urn:ogc:def:crs:EPSG::28992. ${advice}`],
+  ]);
+});
