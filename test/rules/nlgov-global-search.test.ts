@@ -75,3 +75,59 @@ test('a document whose paths is an array does not stop the run (it crashed a JSO
   doc.paths = [{}, { '/_search': {} }];
   expect(await findingsOf(CODE, doc)).toEqual([]);
 });
+
+const paging = { type: 'object', properties: { currentPage: { type: 'integer' }, nextPage: { type: 'integer' }, pageSize: { type: 'integer' } } };
+const embedded = (items: object) => ({ type: 'object', properties: { _embedded: { type: 'object', properties: { items } } } });
+
+test('oneOf or anyOf branches that share a $ref schema each count it (it was seen as empty in the second branch)', async () => {
+  const doc = withSearchResult({
+    oneOf: [
+      { allOf: [{ $ref: '#/components/schemas/Paginering' }, { $ref: '#/components/schemas/Resultaten' }] },
+      { allOf: [{ $ref: '#/components/schemas/Paginering' }, { $ref: '#/components/schemas/Resultaten' }, { type: 'object', properties: { totaal: { type: 'integer' } } }] },
+    ],
+  });
+  Object.assign(doc.components.schemas, {
+    Paginering: paging,
+    Resultaten: embedded({ type: 'array', items: item }),
+    Compleet: { allOf: [{ $ref: '#/components/schemas/Paginering' }, { $ref: '#/components/schemas/Resultaten' }] },
+  });
+  expect(await findingsOf(CODE, doc)).toEqual([]);
+  doc.components.schemas.Zoekresultaat = { anyOf: [{ $ref: '#/components/schemas/Compleet' }, { $ref: '#/components/schemas/Compleet' }] };
+  expect(await findingsOf(CODE, doc)).toEqual([]);
+  // What a branch really lacks is still reported.
+  doc.components.schemas.Zoekresultaat = { oneOf: [{ $ref: '#/components/schemas/Compleet' }, { allOf: [{ $ref: '#/components/schemas/Paginering' }] }] };
+  expect(summary(await findingsOf(CODE, doc))).toEqual([
+    ['warn', 'components.schemas.Zoekresultaat', `Global search result lacks a required field: _embedded. ${ADVICE}`],
+  ]);
+});
+
+test('items that are an array schema wrapped in allOf are followed into its items', async () => {
+  const doc = withSearchResult({ allOf: [paging, embedded({ description: 'De resultaten', allOf: [{ $ref: '#/components/schemas/Lijst' }] })] });
+  doc.components.schemas.Lijst = { type: 'array', items: item };
+  expect(await findingsOf(CODE, doc)).toEqual([]);
+  doc.components.schemas.Lijst = { type: 'array', items: { type: 'object', properties: { type: { type: 'string' } } } };
+  expect(summary(await findingsOf(CODE, doc))).toEqual([
+    ['warn', 'components.schemas.Lijst.items', `Global search result lacks a required field: _embedded.items[]._links. ${ADVICE}`],
+  ]);
+});
+
+test('items that are a oneOf of array schemas need type and _links.self.href in every one', async () => {
+  const doc = withSearchResult({ allOf: [paging, embedded({ oneOf: [{ type: 'array', items: item }, { $ref: '#/components/schemas/Lijst' }] })] });
+  doc.components.schemas.Lijst = { type: 'array', items: item };
+  expect(await findingsOf(CODE, doc)).toEqual([]);
+  doc.components.schemas.Lijst = { type: 'array', items: { type: 'object', properties: { _links: item.properties._links } } };
+  expect(summary(await findingsOf(CODE, doc))).toEqual([
+    ['warn', 'components.schemas.Lijst.items', `Global search result lacks a required field: _embedded.items[].type. ${ADVICE}`],
+  ]);
+  doc.components.schemas.Lijst = { type: 'object' };
+  expect(summary(await findingsOf(CODE, doc))).toEqual([
+    ['warn', 'components.schemas.Zoekresultaat.allOf.1.properties._embedded.properties.items', `Global search result lacks a required field: _embedded.items[] (array items). ${ADVICE}`],
+  ]);
+});
+
+test('a result schema that includes itself through allOf is still judged', async () => {
+  const doc = withSearchResult({ allOf: [paging, { $ref: '#/components/schemas/Zoekresultaat' }] });
+  expect(summary(await findingsOf(CODE, doc))).toEqual([
+    ['warn', 'components.schemas.Zoekresultaat', `Global search result lacks a required field: _embedded. ${ADVICE}`],
+  ]);
+});

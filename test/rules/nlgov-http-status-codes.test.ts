@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { conformantDocument } from '../fixtures/conformant.js';
 import { findingsOf, summary } from '../harness.js';
 
@@ -47,4 +49,17 @@ test('status keys are shown as written, and an empty responses map says none', a
     'POST on collection /monumenten has no 201 response: default. Answer a create with 201 Created and a Location header.',
     'DELETE has no 200, 202 or 204 response: none. Answer a delete with 204 No Content (or 200/202).',
   ]);
+});
+
+test('status keys are listed as written (default, 4xx), as the docs page says', async () => {
+  const doc = conformantDocument();
+  doc.paths['/monumenten'].post = { operationId: 'createMonument', responses: { '200': versioned('Ok'), default: problem } };
+  doc.paths['/monumenten'].delete = { operationId: 'deleteAlles', responses: { '4xx': problem } };
+  expect(summary(await findingsOf(CODE, doc))).toEqual([
+    ['info', 'paths./monumenten.post.responses', 'POST on collection /monumenten has no 201 response: 200, default. Answer a create with 201 Created and a Location header.'],
+    ['info', 'paths./monumenten.delete.responses', 'DELETE has no 200, 202 or 204 response: 4xx. Answer a delete with 204 No Content (or 200/202).'],
+  ]);
+  const page = readFileSync(join(process.cwd(), 'docs', 'rules', 'nlgov-http-status-codes.md'), 'utf8');
+  expect(page).toContain('lists the status keys found as written (`200, default`, `4xx`)');
+  expect(page).not.toMatch(/uppercased|DEFAULT/);
 });
