@@ -1,6 +1,6 @@
 import type { IFunctionResult } from '@stoplight/spectral-core';
 import { ruleFunction } from '../lib/rule-function.js';
-import { isObject } from '../lib/json.js';
+import { asObject, isObject } from '../lib/json.js';
 
 /**
  * nlgov:http-status-codes: heuristics for /core/http-response-code (a functional rule) on one
@@ -11,8 +11,9 @@ export default ruleFunction<null>({ input: null, options: null }, (operation, _o
   const pathKey = String(context.path[1] ?? '');
   const method = String(context.path[2] ?? '');
   const statuses = Object.keys(operation.responses);
+  const pathKeys = Object.keys(asObject(asObject(context.document.data).paths));
   return [
-    ...createWithout201(pathKey, method, statuses),
+    ...createWithout201(pathKey, method, statuses, pathKeys),
     ...onlyOk(pathKey, method, statuses),
     ...deleteWithoutSuccess(method, statuses),
   ];
@@ -21,16 +22,27 @@ export default ruleFunction<null>({ input: null, options: null }, (operation, _o
 /** /core/resource-operations names search resources `/search` or `/_search`; `_zoek` is the legacy form. */
 const SEARCH_SEGMENTS = new Set(['search', 'zoek', 'zoeken']);
 
-/** A POST on a collection (last segment neither `{id}`, `_action` nor a search) creates a member. */
-function createWithout201(pathKey: string, method: string, statuses: string[]): IFunctionResult[] {
+/**
+ * A POST on a collection (last segment neither `{id}`, `_action` nor a search) creates a member.
+ * That it is a collection shows in a member path below it (`/monumenten/{monumentId}`): an action
+ * resource may be named with a verb without underscore (`/monumenten/{id}/verplaatsen`), and in
+ * Dutch a verb and a plural noun both end in -en, so the name alone cannot tell.
+ */
+function createWithout201(pathKey: string, method: string, statuses: string[], pathKeys: string[]): IFunctionResult[] {
   if (method !== 'post') return [];
   const last = pathKey.split('/').filter(Boolean).pop() ?? '';
   if (last === '' || last.startsWith('{') || last.startsWith('_') || SEARCH_SEGMENTS.has(last)) return [];
+  if (!hasMemberPath(pathKey, pathKeys)) return [];
   if (statuses.some((status) => ['201', '202', '2XX'].includes(status.toUpperCase()))) return [];
   return [{
     message: `POST on collection ${pathKey} has no 201 response: ${listed(statuses)}. Answer a create with 201 Created and a Location header.`,
     path: ['responses'],
   }];
+}
+
+function hasMemberPath(collection: string, pathKeys: string[]): boolean {
+  const prefix = `${collection.replace(/\/$/, '')}/{`;
+  return pathKeys.some((key) => key.startsWith(prefix));
 }
 
 /** The documentation endpoints cannot fail in a way a client handles, so they are exempt. */

@@ -7,9 +7,15 @@ const CODE = 'nlgov:http-status-codes';
 const problem = { $ref: '#/components/responses/Probleem' };
 const versioned = (description: string) => ({ description, headers: { 'API-Version': { $ref: '#/components/headers/ApiVersion' } } });
 
-test('a POST on a collection without 201 is an info', async () => {
+const memberPath = {
+  parameters: [{ name: 'monumentId', in: 'path', required: true, schema: { type: 'string' } }],
+  get: { operationId: 'getMonument', responses: { '200': versioned('Ok'), '404': problem } },
+};
+
+test('a POST on a collection (a member path lies below it) without 201 is an info', async () => {
   const doc = conformantDocument();
   doc.paths['/monumenten'].post = { operationId: 'createMonument', responses: { '200': versioned('Ok'), '400': problem } };
+  doc.paths['/monumenten/{monumentId}'] = memberPath;
   expect(summary(await findingsOf(CODE, doc))).toEqual([
     ['info', 'paths./monumenten.post.responses', 'POST on collection /monumenten has no 201 response: 200, 400. Answer a create with 201 Created and a Location header.'],
   ]);
@@ -44,6 +50,7 @@ test('a create with 201, a POST on _search, /search or a member, a DELETE with 2
 test('status keys are shown as written, and an empty responses map says none', async () => {
   const doc = conformantDocument();
   doc.paths['/monumenten'].post = { operationId: 'createMonument', responses: { default: problem } };
+  doc.paths['/monumenten/{monumentId}'] = memberPath;
   doc.paths['/monumenten'].delete = { operationId: 'deleteAlles', responses: {} };
   expect(summary(await findingsOf(CODE, doc)).map(([, , message]) => message)).toEqual([
     'POST on collection /monumenten has no 201 response: default. Answer a create with 201 Created and a Location header.',
@@ -54,6 +61,7 @@ test('status keys are shown as written, and an empty responses map says none', a
 test('status keys are listed as written (default, 4xx), as the docs page says', async () => {
   const doc = conformantDocument();
   doc.paths['/monumenten'].post = { operationId: 'createMonument', responses: { '200': versioned('Ok'), default: problem } };
+  doc.paths['/monumenten/{monumentId}'] = memberPath;
   doc.paths['/monumenten'].delete = { operationId: 'deleteAlles', responses: { '4xx': problem } };
   expect(summary(await findingsOf(CODE, doc))).toEqual([
     ['info', 'paths./monumenten.post.responses', 'POST on collection /monumenten has no 201 response: 200, default. Answer a create with 201 Created and a Location header.'],
@@ -62,4 +70,14 @@ test('status keys are listed as written (default, 4xx), as the docs page says', 
   const page = readFileSync(join(process.cwd(), 'docs', 'rules', 'nlgov-http-status-codes.md'), 'utf8');
   expect(page).toContain('lists the status keys found as written (`200, default`, `4xx`)');
   expect(page).not.toMatch(/uppercased|DEFAULT/);
+});
+
+test('a POST with 200 on an action resource named with a verb without underscore passes: without a member path below it, no collection', async () => {
+  const doc = conformantDocument();
+  doc.paths['/monumenten/{monumentId}'] = memberPath;
+  doc.paths['/monumenten/{monumentId}/verplaatsen'] = {
+    parameters: memberPath.parameters,
+    post: { operationId: 'verplaatsMonument', responses: { '200': versioned('Verplaatst'), '400': problem } },
+  };
+  expect(await findingsOf(CODE, doc)).toEqual([]);
 });
