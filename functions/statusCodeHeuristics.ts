@@ -11,9 +11,8 @@ export default ruleFunction<null>({ input: null, options: null }, (operation, _o
   const pathKey = String(context.path[1] ?? '');
   const method = String(context.path[2] ?? '');
   const statuses = Object.keys(operation.responses);
-  const pathKeys = Object.keys(asObject(asObject(context.document.data).paths));
   return [
-    ...createWithout201(pathKey, method, statuses, pathKeys),
+    ...createWithout201(pathKey, method, statuses, collectionsOf(context.document.data)),
     ...onlyOk(pathKey, method, statuses),
     ...deleteWithoutSuccess(method, statuses),
   ];
@@ -28,11 +27,11 @@ const SEARCH_SEGMENTS = new Set(['search', 'zoek', 'zoeken']);
  * resource may be named with a verb without underscore (`/monumenten/{id}/verplaatsen`), and in
  * Dutch a verb and a plural noun both end in -en, so the name alone cannot tell.
  */
-function createWithout201(pathKey: string, method: string, statuses: string[], pathKeys: string[]): IFunctionResult[] {
+function createWithout201(pathKey: string, method: string, statuses: string[], collections: ReadonlySet<string>): IFunctionResult[] {
   if (method !== 'post') return [];
   const last = pathKey.split('/').filter(Boolean).pop() ?? '';
   if (last === '' || last.startsWith('{') || last.startsWith('_') || SEARCH_SEGMENTS.has(last)) return [];
-  if (!hasMemberPath(pathKey, pathKeys)) return [];
+  if (!collections.has(pathKey.replace(/\/$/, ''))) return [];
   if (statuses.some((status) => ['201', '202', '2XX'].includes(status.toUpperCase()))) return [];
   return [{
     message: `POST on collection ${pathKey} has no 201 response: ${listed(statuses)}. Answer a create with 201 Created and a Location header.`,
@@ -40,9 +39,22 @@ function createWithout201(pathKey: string, method: string, statuses: string[], p
   }];
 }
 
-function hasMemberPath(collection: string, pathKeys: string[]): boolean {
-  const prefix = `${collection.replace(/\/$/, '')}/{`;
-  return pathKeys.some((key) => key.startsWith(prefix));
+/**
+ * The paths with a member path below them (`/monumenten` for `/monumenten/{monumentId}/...`),
+ * listed once per document: the rule runs for every operation.
+ */
+const collectionsCache = new WeakMap<object, ReadonlySet<string>>();
+
+function collectionsOf(document: unknown): ReadonlySet<string> {
+  const paths = asObject(asObject(document).paths);
+  const cached = collectionsCache.get(paths);
+  if (cached !== undefined) return cached;
+  const collections = new Set<string>();
+  for (const key of Object.keys(paths)) {
+    for (let at = key.indexOf('/{'); at > 0; at = key.indexOf('/{', at + 1)) collections.add(key.slice(0, at));
+  }
+  collectionsCache.set(paths, collections);
+  return collections;
 }
 
 /** The documentation endpoints cannot fail in a way a client handles, so they are exempt. */
