@@ -1,3 +1,4 @@
+import { domainToASCII } from 'node:url';
 import type { IFunctionResult } from '@stoplight/spectral-core';
 import { ruleFunction } from '../lib/rule-function.js';
 import { isObject } from '../lib/json.js';
@@ -12,6 +13,8 @@ const GENERIC_MAILBOXES = new Set([
 const EMAIL = /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*@([A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?\.)+[A-Za-z]{2,}$/;
 /** WHATWG URL parsing forgives `https:host` and `https:///path`; the text itself must have an authority. */
 const HTTP_URL_TEXT = /^https?:\/\/[^/?#\s@]+/i;
+/** WHATWG URL parsing also percent-encodes spaces (`https://x.nl/a b`); a URL has none (RFC 3986). */
+const WHITESPACE = /\s/;
 
 /** /core/doc-openapi-contact: `info.contact` with name, absolute http(s) url and a team mailbox. */
 export default ruleFunction<null>({ input: null, options: null }, (document) => {
@@ -39,7 +42,7 @@ function urlFindings(url: unknown): IFunctionResult[] {
 
 function emailFindings(email: unknown): IFunctionResult[] {
   const path = ['contact', ...(email === undefined ? [] : ['email'])];
-  if (typeof email !== 'string' || !EMAIL.test(email.trim())) {
+  if (typeof email !== 'string' || !EMAIL.test(asciiDomain(email.trim()))) {
     const problem = email === undefined ? 'is missing' : 'is not a valid address';
     return [{ message: `Contact email ${problem}: ${describe(email)}. Add info.contact.email with the mailbox of the team.`, path }];
   }
@@ -49,6 +52,17 @@ function emailFindings(email: unknown): IFunctionResult[] {
   return [];
 }
 
+/**
+ * The address with an internationalised domain in its ASCII form (`bücher.de` ->
+ * `xn--bcher-kva.de`), which is how mail finds it; a domain that has none stays as written.
+ */
+function asciiDomain(email: string): string {
+  const at = email.lastIndexOf('@');
+  if (at < 0) return email;
+  const ascii = domainToASCII(email.slice(at + 1));
+  return ascii === '' ? email : `${email.slice(0, at)}@${ascii}`;
+}
+
 /** `no_reply+api@` is `noreply`: tags and separators do not make a generic box personal. */
 function mailboxName(email: string): string {
   const localPart = (email.trim().split('@')[0] ?? '').toLowerCase();
@@ -56,7 +70,7 @@ function mailboxName(email: string): string {
 }
 
 function isAbsoluteHttpUrl(value: string): boolean {
-  if (!HTTP_URL_TEXT.test(value)) return false;
+  if (!HTTP_URL_TEXT.test(value) || WHITESPACE.test(value.trim())) return false;
   try {
     const url = new URL(value);
     return (url.protocol === 'https:' || url.protocol === 'http:') && url.hostname !== '';

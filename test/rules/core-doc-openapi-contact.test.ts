@@ -49,7 +49,7 @@ test.each(['info+api@example.nl', 'no_reply@example.nl', 'support@example.nl'])(
   expect(summary(await findingsOf(CODE, doc)).map(([, path]) => path)).toEqual(['info.contact.email']);
 });
 
-test.each(['https:///pad', 'https:example.nl'])('%s has no host', async (url) => {
+test.each(['https:///pad', 'https:example.nl', 'https://example.nl/ons team'])('%s is no absolute URL', async (url) => {
   const doc = conformantDocument();
   doc.info.contact.url = url;
   expect(summary(await findingsOf(CODE, doc))).toEqual([
@@ -67,4 +67,10 @@ test('a missing info and a contact that is not an object are reported', async ()
   expect(summary(await findingsOf(CODE, doc))).toEqual([
     ['warn', '', 'Contact details are missing: no info.contact. Add info.contact with name, url and email.'],
   ]);
+});
+
+test('an address at an internationalised domain is valid', async () => {
+  const doc = conformantDocument();
+  doc.info.contact.email = 'team@bücher.de';
+  expect(await findingsOf(CODE, doc)).toEqual([]);
 });
