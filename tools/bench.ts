@@ -94,10 +94,13 @@ function summarise(name: string, results: BenchResult[]): CaseSummary {
 }
 
 function printCases(cases: CaseSummary[]): void {
-  console.log(`${pad('case', 18)}${pad('median s', 10)}${pad('runs s', 24)}${pad('median CPU s', 14)}peak RSS MB (max of runs)`);
-  for (const { name, medianMs, runsMs, medianCpuMs, peakMb } of cases) {
-    console.log(`${pad(name, 18)}${pad(seconds(medianMs), 10)}${pad(runsMs.map(seconds).join(' '), 24)}${pad(seconds(medianCpuMs), 14)}${megabytes(peakMb)}`);
-  }
+  const runs = cases.map(({ runsMs }) => runsMs.map(seconds).join(' '));
+  // Wide enough for the longest list of runs (double-digit seconds on a slow host), with a gap.
+  const runsWidth = Math.max(24, ...runs.map((text) => text.length + 2));
+  console.log(`${pad('case', 18)}${pad('median s', 10)}${pad('runs s', runsWidth)}${pad('median CPU s', 14)}peak RSS MB (max of runs)`);
+  cases.forEach(({ name, medianMs, medianCpuMs, peakMb }, index) => {
+    console.log(`${pad(name, 18)}${pad(seconds(medianMs), 10)}${pad(runs[index] ?? '', runsWidth)}${pad(seconds(medianCpuMs), 14)}${megabytes(peakMb)}`);
+  });
 }
 
 function printRuleCosts(title: string, result: BenchResult, floorMs: number): void {
