@@ -1,4 +1,3 @@
-import { domainToASCII } from 'node:url';
 import type { IFunctionResult } from '@stoplight/spectral-core';
 import { ruleFunction } from '../lib/rule-function.js';
 import { isObject } from '../lib/json.js';
@@ -58,9 +57,15 @@ function emailFindings(email: unknown): IFunctionResult[] {
  */
 function asciiDomain(email: string): string {
   const at = email.lastIndexOf('@');
-  if (at < 0) return email;
-  const ascii = domainToASCII(email.slice(at + 1));
-  return ascii === '' ? email : `${email.slice(0, at)}@${ascii}`;
+  const domain = email.slice(at + 1);
+  // Only a domain with letters outside ASCII needs it; the URL parser (a global, so the Spectral
+  // CLI's bundler needs no Node module) spells such a host in its ASCII form.
+  if (at < 0 || /^[\x00-\x7F]*$/.test(domain)) return email;
+  try {
+    return `${email.slice(0, at)}@${new URL(`http://${domain}`).hostname}`;
+  } catch {
+    return email;
+  }
 }
 
 /** `no_reply+api@` is `noreply`: tags and separators do not make a generic box personal. */
