@@ -61,6 +61,9 @@ function asciiDomain(email: string): string {
   // Only a domain with letters outside ASCII needs it; the URL parser (a global, so the Spectral
   // CLI's bundler needs no Node module) spells such a host in its ASCII form.
   if (at < 0 || /^[\x00-\x7F]*$/.test(domain)) return email;
+  // Letters, digits and marks of any script only: the URL parser would also drop a soft hyphen or
+  // read `。` as a dot, and the address as written would still be no mailbox.
+  if (!/^[\p{L}\p{N}\p{M}.-]+$/u.test(domain)) return email;
   try {
     return `${email.slice(0, at)}@${new URL(`http://${domain}`).hostname}`;
   } catch {

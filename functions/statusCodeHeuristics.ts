@@ -51,7 +51,7 @@ function collectionsOf(document: unknown): ReadonlySet<string> {
   if (cached !== undefined) return cached;
   const collections = new Set<string>();
   for (const key of Object.keys(paths)) {
-    for (let at = key.indexOf('/{'); at > 0; at = key.indexOf('/{', at + 1)) collections.add(key.slice(0, at));
+    for (let at = key.indexOf('/{', 1); at > 0; at = key.indexOf('/{', at + 1)) collections.add(key.slice(0, at));
   }
   collectionsCache.set(paths, collections);
   return collections;

@@ -74,3 +74,9 @@ test('an address at an internationalised domain is valid', async () => {
   doc.info.contact.email = 'team@bücher.de';
   expect(await findingsOf(CODE, doc)).toEqual([]);
 });
+
+test.each(['team@ex%61mple.nl', 'team@exam\u00adple.nl', 'team@example\u3002nl'])('%s is not a valid address: the URL parser would repair it, a mail server would not', async (email) => {
+  const doc = conformantDocument();
+  doc.info.contact.email = email;
+  expect(summary(await findingsOf(CODE, doc)).map(([, path]) => path)).toEqual(['info.contact.email']);
+});

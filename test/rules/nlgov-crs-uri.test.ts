@@ -70,3 +70,9 @@ test('values pinned down inside anyOf, oneOf and items of the schema are judged 
     ['warn', 'paths./monumenten.get.parameters.2.schema.anyOf.0.enum.0', `bbox-crs value is not a CRS URI: urn:ogc:def:crs:EPSG::28992. ${advice}`],
   ]);
 });
+
+test('a value under not is excluded, not declared', async () => {
+  const doc = geospatialDocument();
+  doc.paths['/monumenten'].get.parameters.push({ name: 'bbox-crs', in: 'query', schema: { type: 'string', format: 'uri', not: { enum: ['urn:ogc:def:crs:EPSG::28992'] } } });
+  expect(await findingsOf(CODE, doc)).toEqual([]);
+});

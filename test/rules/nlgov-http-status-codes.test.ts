@@ -81,3 +81,10 @@ test('a POST with 200 on an action resource named with a verb without underscore
   };
   expect(await findingsOf(CODE, doc)).toEqual([]);
 });
+
+test('a collection under a leading path variable is a collection too', async () => {
+  const doc = conformantDocument();
+  doc.paths['/{gemeente}/meldingen'] = { post: { operationId: 'meld', responses: { '200': versioned('Ok'), '400': problem } } };
+  doc.paths['/{gemeente}/meldingen/{id}'] = { get: { operationId: 'getMelding', responses: { '200': versioned('Ok'), '404': problem } } };
+  expect(summary(await findingsOf(CODE, doc)).map(([, path]) => path)).toEqual(['paths./{gemeente}/meldingen.post.responses']);
+});
