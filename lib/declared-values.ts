@@ -3,8 +3,9 @@ import { asArray, entries, isObject } from './json.js';
 
 /**
  * The values a parameter or header declaration pins down, each with its exact path: the enum,
- * const, default and example of its schema and of every subschema (allOf, oneOf, anyOf, items; not `not`), its own example and examples[*].value, and the same for each
- * media type of a declaration that uses `content` instead of `schema`.
+ * const, default and example of its schema and of the subschemas that also describe the value
+ * (allOf, oneOf, anyOf, items; not `not`), its own example and examples[*].value, and the same
+ * for each media type of a declaration that uses `content` instead of `schema`.
  */
 export function declaredValues(declaration: unknown): Array<[unknown, JsonPath]> {
   if (!isObject(declaration)) return [];
