@@ -3,6 +3,7 @@ import type { JsonPath } from '@stoplight/types';
 import { ruleFunction } from '../lib/rule-function.js';
 import { entries, isObject, valueAt, type JsonObject } from '../lib/json.js';
 import { resolverErrors } from '../lib/inventory.js';
+import { followReference, type DescriptionFiles, type ReferenceOutcome, type WrittenReference } from '../lib/references.js';
 
 const SUPPORTED_VERSION = /^3\.0\.\d+$/;
 /** Data, not description: a `$ref` key inside these is not a reference. */
@@ -33,106 +34,86 @@ function pathsFindings(document: JsonObject): IFunctionResult[] {
 
 /**
  * The resolver leaves a `$ref` it did not replace in place: a broken one, but also a circular
- * one, which is valid. Spectral's resolver errors say which references are broken; each place a
- * broken reference stands is reported, so one in a shared or external file is reported there.
+ * one, which is valid. Each one left is followed from where it is written: a broken `$ref`, and
+ * `$ref`s that only point at each other, are reported where they stand.
  */
 function unresolvedReferences(document: JsonObject, context: RulesetFunctionContext): IFunctionResult[] {
-  const broken = brokenReferences(context);
-  if (broken.exact.size === 0 && broken.targets.length === 0) return [];
-  const results: IFunctionResult[] = [];
-  for (const [reference, path] of remainingReferences(document)) {
-    const place = placeOf(context, path);
-    if (!isBroken(reference, place.writtenIn, broken)) continue;
-    results.push({ message: `Reference does not resolve: ${reference}. Point the $ref at an existing definition.`, path: reportPath(context.document.data, place.path) });
-  }
-  return results;
-}
-
-/**
- * A `$ref` written in the linted file itself is reported at the `$ref` key, where it is written
- * (the walk may have reached it through another `$ref`). One in another file is reported at its
- * parent: Spectral maps a path inside that file by following its references, and a path through
- * the broken one would land on nothing.
- */
-function reportPath(unresolvedRoot: unknown, path: JsonPath): JsonPath {
-  const node = valueAt(unresolvedRoot, path);
-  return isObject(node) && typeof node.$ref === 'string' ? [...path, '$ref'] : path.slice(0, -1);
-}
-
-interface BrokenTarget {
-  /** `#/components/x`, or undefined where the whole file is missing. */
-  pointer?: string;
-  /** Absolute path of the file the pointer was looked up in, when the resolver says. */
-  file?: string;
-  /**
-   * The file the failed `$ref` is written in. Spectral names the linted file as the source of
-   * every resolver error; the error's path, looked up in the linted file, tells the two apart.
-   * Known for pointers only: a missing file is matched by its name.
-   */
-  where?: WrittenIn;
-}
-
-interface BrokenReferences {
-  /** `$ref` values, as written in the linted file, that failed. */
-  exact: Set<string>;
-  targets: BrokenTarget[];
-}
-
-const POINTER_ERROR = /^'(.*)' (?:does not exist|JSON pointer is invalid)(?: @ '(.*)')?/;
-const MISSING_FILE = /open '(.+)'/;
-
-/** Resolver errors name the pointer and file that failed, or the missing file. */
-function brokenReferences(context: RulesetFunctionContext): BrokenReferences {
-  const broken: BrokenReferences = { exact: new Set(), targets: [] };
-  for (const error of resolverErrors(context)) {
-    const written = valueAt(context.document.data, error.path);
-    if (typeof written === 'string') broken.exact.add(written);
-    const pointer = POINTER_ERROR.exec(error.message);
-    if (pointer !== null) {
-      const [, target, file] = pointer;
-      const where: WrittenIn = file !== undefined ? (file === context.document.source ? 'linted file' : 'other file') : written === target ? 'linted file' : 'other file';
-      broken.targets.push({ pointer: target, file, where });
+  const remaining = remainingReferences(document);
+  if (remaining.length === 0) return [];
+  const files = descriptionFiles(context);
+  const findings = new Map<string, IFunctionResult>();
+  for (const [value, resolvedPath] of remaining) {
+    const start = writtenPlace(context, files, resolvedPath, value);
+    for (const finding of findingsOf(followReference(files, start), start, resolvedPath, context)) {
+      findings.set(`${finding.path?.join('\u0000') ?? ''}\u0000${finding.message}`, finding);
     }
-    const file = MISSING_FILE.exec(error.message);
-    if (file !== null) broken.targets.push({ file: file[1] });
   }
-  return broken;
+  return [...findings.values()];
 }
 
-/** Where a remaining reference is written: in the linted file, or in a file it references. */
-type WrittenIn = 'linted file' | 'other file';
+function descriptionFiles(context: RulesetFunctionContext): DescriptionFiles {
+  const documents = new Map<string, unknown>();
+  for (const [name, referenced] of Object.entries(context.documentInventory.referencedDocuments)) documents.set(name, referenced.data);
+  documents.set(lintedFile(context), context.document.data);
+  return { documents, resolverFailed: resolverErrors(context).length > 0 };
+}
+
+function lintedFile(context: RulesetFunctionContext): string {
+  return context.document.source ?? '';
+}
 
 /**
- * Where the `$ref` at a path of the resolved document is written. Its parent is placed as
+ * Where the `$ref` left at a path of the resolved document is written. Its parent is placed as
  * Spectral places findings, following the references on the way (the `$ref` itself would be
- * followed to where it points): the file, and in the linted file the path where it is written.
+ * followed to where it points). The resolver may have put a reference from further down a chain
+ * there; the one written in the file is the one to follow.
  */
-function placeOf(context: RulesetFunctionContext, path: JsonPath): { writtenIn: WrittenIn; path: JsonPath } {
-  if (path.length === 0) return { writtenIn: 'linted file', path };
-  const parent = context.documentInventory.findAssociatedItemForPath(path.slice(0, -1), true);
-  if (parent === null) return { writtenIn: 'linted file', path };
-  if (parent.document.source !== context.document.source) return { writtenIn: 'other file', path };
-  const written = [...parent.path, path[path.length - 1] as string | number];
-  return { writtenIn: 'linted file', path: isObject(valueAt(context.document.data, written)) ? written : path };
+function writtenPlace(context: RulesetFunctionContext, files: DescriptionFiles, path: JsonPath, value: string): WrittenReference {
+  const parent = path.length === 0 ? null : context.documentInventory.findAssociatedItemForPath(path.slice(0, -1), true);
+  const file = parent?.document.source ?? lintedFile(context);
+  const writtenPath = parent === null ? path : [...parent.path, path[path.length - 1] as string | number];
+  const written = valueAt(files.documents.get(file), writtenPath);
+  if (isObject(written) && typeof written.$ref === 'string') return { file, path: writtenPath, value: written.$ref };
+  return { file, path: parent === null || file !== lintedFile(context) ? writtenPath : path, value };
 }
 
 /**
- * A local pointer (`#/components/schemas/Boom`) is looked up in the file it is written in: a
- * pointer broken in another file says nothing about the same pointer in the linted file, where
- * it may be a valid circular reference.
+ * A `$ref` in the linted file is reported at its `$ref` key. One in another file is reported at
+ * its parent, through the resolved document: Spectral maps a path inside that file by following
+ * its references, and a path through the broken one would land on nothing. When the broken
+ * `$ref` is the whole of what another one points at, no path reaches inside it; it is reported
+ * at the `$ref` that leads there.
  */
-function isBroken(reference: string, where: WrittenIn, broken: BrokenReferences): boolean {
-  if (where === 'linted file' && broken.exact.has(reference)) return true;
-  const hash = reference.indexOf('#');
-  const filePart = hash < 0 ? reference : reference.slice(0, hash);
-  const pointer = hash < 0 ? undefined : reference.slice(hash);
-  const fileTail = filePart.replace(/^(\.\.?\/)+/, '');
-  return broken.targets.some((target) => {
-    if (target.pointer !== undefined && target.pointer !== pointer) return false;
-    if (filePart === '') return target.pointer !== undefined && target.where === where;
-    if (target.file === undefined) return target.pointer !== undefined;
-    return target.file.endsWith(`/${fileTail}`) || target.file === fileTail;
-  });
+function findingsOf(outcome: ReferenceOutcome, start: WrittenReference, resolvedPath: JsonPath, context: RulesetFunctionContext): IFunctionResult[] {
+  if (outcome.kind === 'resolves') return [];
+  const linted = lintedFile(context);
+  const startPath = start.file === linted ? [...start.path, '$ref'] : resolvedPath.slice(0, -1);
+  if (outcome.kind === 'loop') {
+    const inLinted = outcome.members.filter((member) => member.file === linted);
+    const places = inLinted.length > 0 ? inLinted.map((member) => ({ member, path: [...member.path, '$ref'] })) : [{ member: outcome.members[0] as WrittenReference, path: startPath }];
+    return places.map(({ member, path }) => ({ message: `Reference loops without reaching a definition: ${loopFrom(outcome.members, member)}. Point one of these $refs at a definition.`, path }));
+  }
+  const { broken } = outcome;
+  if (broken.file === linted) return [{ message: notResolving(broken.value), path: [...broken.path, '$ref'] }];
+  if (outcome.through.length === 0) return [{ message: notResolving(broken.value), path: startPath }];
+  return [{ message: notResolving(`${broken.value} (written in ${shownFile(broken.file, linted)}, reached through ${start.value})`), path: startPath }];
+}
+
+function notResolving(what: string): string {
+  return `Reference does not resolve: ${what}. Point the $ref at an existing definition.`;
+}
+
+/** The loop as its values, starting at one member and back to it. */
+function loopFrom(members: WrittenReference[], first: WrittenReference): string {
+  const at = members.indexOf(first);
+  const rotated = [...members.slice(at), ...members.slice(0, at)];
+  return [...rotated, first].map((member) => member.value).join(' -> ');
+}
+
+/** A file named relative to the linted file's folder when it lies below it. */
+function shownFile(file: string, linted: string): string {
+  const folder = linted.replace(/[^/\\]*$/, '');
+  return folder !== '' && file.startsWith(folder) ? `./${file.slice(folder.length)}` : file;
 }
 
 /** Keys whose value is a map from names to things: its keys are names, never keywords. */

@@ -131,3 +131,50 @@ test('an unresolvable remote $ref in a shared schema, first reached from another
     ['error', 'components.schemas.Lijst.allOf.0.$ref', 'Reference does not resolve: https://voorbeeld.invalid/gedeeld.yaml#/components/schemas/Lijst. Point the $ref at an existing definition.'],
   ]);
 });
+
+test('a remote $ref written inside an external file is reported there', async () => {
+  const doc = conformantDocument();
+  doc.components.schemas.Monument.properties.onderdeel = { $ref: './external-chains.yaml#/Onderdeel' };
+  const findings = await findingsOf(CODE, doc);
+  expect(findings.map((finding) => [finding.path, finding.source?.endsWith('external-chains.yaml'), finding.message])).toEqual([
+    ['Onderdeel.properties', true, 'Reference does not resolve: https://voorbeeld.invalid/bron.yaml#/Bron. Point the $ref at an existing definition.'],
+  ]);
+});
+
+test('a response that is only a $ref onward to a broken one is reported at the $ref that leads there, naming both', async () => {
+  const doc = conformantDocument();
+  doc.paths['/monumenten'].get.responses['500'] = { $ref: './external-chains.yaml#/OnlineFout' };
+  expect(summary(await findingsOf(CODE, doc))).toEqual([
+    ['error', 'paths./monumenten.get.responses.500.$ref', 'Reference does not resolve: https://voorbeeld.invalid/gedeeld.yaml#/Fout (written in ./external-chains.yaml, reached through ./external-chains.yaml#/OnlineFout). Point the $ref at an existing definition.'],
+  ]);
+});
+
+test('a broken $ref reached through a chain of $refs in the linted file is reported where it is written, once', async () => {
+  const doc = conformantDocument();
+  doc.components.responses = { ...doc.components.responses, Fout: { $ref: '#/components/responses/Bestaatniet' } };
+  doc.paths['/monumenten'].get.responses['500'] = { $ref: '#/components/responses/Fout' };
+  doc.paths['/monumenten'].get.responses['503'] = { $ref: '#/components/responses/Fout' };
+  expect(summary(await findingsOf(CODE, doc))).toEqual([
+    ['error', 'components.responses.Fout.$ref', 'Reference does not resolve: #/components/responses/Bestaatniet. Point the $ref at an existing definition.'],
+  ]);
+});
+
+test('$refs that only point at each other are reported, each where it is written', async () => {
+  const doc = conformantDocument();
+  doc.components.responses = { ...doc.components.responses, A: { $ref: '#/components/responses/B' }, B: { $ref: '#/components/responses/A' } };
+  doc.paths['/monumenten'].get.responses['500'] = { $ref: '#/components/responses/A' };
+  expect(summary(await findingsOf(CODE, doc))).toEqual([
+    ['error', 'components.responses.A.$ref', 'Reference loops without reaching a definition: #/components/responses/B -> #/components/responses/A -> #/components/responses/B. Point one of these $refs at a definition.'],
+    ['error', 'components.responses.B.$ref', 'Reference loops without reaching a definition: #/components/responses/A -> #/components/responses/B -> #/components/responses/A. Point one of these $refs at a definition.'],
+  ]);
+});
+
+test('a $ref cycle across files through real schemas is valid; a percent-escaped file name is looked up as written, as the resolver does', async () => {
+  const doc = conformantDocument();
+  doc.components.schemas.Monument.properties.onderdelen = { type: 'array', items: { $ref: './external-chains.yaml#/Onderdeel/properties/monument' } };
+  expect(await findingsOf(CODE, doc)).toEqual([]);
+  doc.components.schemas.Monument.properties.elders = { $ref: './external%2Dchains.yaml#/Onderdeel' };
+  expect(summary(await findingsOf(CODE, doc))).toEqual([
+    ['error', 'components.schemas.Monument.properties.elders.$ref', 'Reference does not resolve: ./external%2Dchains.yaml#/Onderdeel. Point the $ref at an existing definition.'],
+  ]);
+});
