@@ -1,5 +1,7 @@
 import { isExtensionKey, ruleFunction } from '../lib/rule-function.js';
-import { isObject } from '../lib/json.js';
+import type { RulesetFunctionContext } from '@stoplight/spectral-core';
+import { isObject, valueAt, type JsonPath } from '../lib/json.js';
+import { resolvedDocument } from '../lib/inventory.js';
 import { pascalCaseOf } from '../lib/words.js';
 
 export interface KeyPatternOptions {
@@ -15,6 +17,20 @@ export interface KeyPatternOptions {
   fallbackAdvice?: string;
   /** Judge `x-` keys too: in a map that holds no specification extensions (components.schemas) they are names like any other. */
   extensionKeys?: boolean;
+  /**
+   * Judge the keys of this member of the given node (`schemas` of `components`). For a rule that
+   * reads the unresolved document: where the member, or the node itself, is a `$ref` to another
+   * file, its keys are read from the resolved document and reported at that `$ref`.
+   */
+  member?: string;
+}
+
+interface JudgedMap {
+  keys: string[];
+  /** Where each key is reported: its own path, or the `$ref` that brings the map in. */
+  pathOf: (key: string) => JsonPath;
+  /** The `$ref` the keys come through, named in the message. */
+  through?: string;
 }
 
 /** Judges the keys of a map (paths, schema names) by pattern, one finding per key. */
@@ -33,21 +49,36 @@ export default ruleFunction<KeyPatternOptions>(
         advice: { type: 'string' },
         fallbackAdvice: { type: 'string' },
         extensionKeys: { type: 'boolean' },
+        member: { type: 'string' },
       },
     },
   },
-  (map, options) => {
-    // A map that is itself a `$ref` (seen when the rule lints the unresolved document) has its keys in another file.
-    if (!isObject(map) || typeof map.$ref === 'string') return [];
+  (node, options, context) => {
+    const map = judgedMap(node, options.member, context);
+    if (map === undefined) return [];
     const match = options.match === undefined ? undefined : new RegExp(options.match);
     const notMatch = options.notMatch === undefined ? undefined : new RegExp(options.notMatch);
     const passes = (key: string) => (match === undefined || match.test(key)) && (notMatch === undefined || !notMatch.test(key));
-    return Object.keys(map)
+    const shown = (key: string) => (map.through === undefined ? key : `${key} (in ${map.through})`);
+    return map.keys
       .filter((key) => options.extensionKeys === true || !isExtensionKey(key))
       .filter((key) => !passes(key))
-      .map((key) => ({ message: `${options.subject} ${options.problem}: ${key}. ${advice(key, options, passes)}.`, path: [key] }));
+      .map((key) => ({ message: `${options.subject} ${options.problem}: ${shown(key)}. ${advice(key, options, passes)}.`, path: map.pathOf(key) }));
   },
 );
+
+function judgedMap(node: unknown, member: string | undefined, context: RulesetFunctionContext): JudgedMap | undefined {
+  if (member === undefined) return isObject(node) && typeof node.$ref !== 'string' ? { keys: Object.keys(node), pathOf: (key) => [key] } : undefined;
+  if (!isObject(node)) return undefined;
+  const reference = typeof node.$ref === 'string' ? { value: node.$ref, path: ['$ref'] } : referenceOf(node[member], [member, '$ref']);
+  if (reference === undefined) return isObject(node[member]) ? { keys: Object.keys(node[member]), pathOf: (key) => [member, key] } : undefined;
+  const resolved = valueAt(resolvedDocument(context), [...context.path, member]);
+  return isObject(resolved) ? { keys: Object.keys(resolved), pathOf: () => reference.path, through: reference.value } : undefined;
+}
+
+function referenceOf(value: unknown, path: JsonPath): { value: string; path: JsonPath } | undefined {
+  return isObject(value) && typeof value.$ref === 'string' ? { value: value.$ref, path } : undefined;
+}
 
 function advice(key: string, options: KeyPatternOptions, passes: (key: string) => boolean): string {
   if (!options.advice.includes('{pascal}')) return options.advice;

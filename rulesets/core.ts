@@ -127,7 +127,7 @@ export const coreRules: Record<string, NlgovRule> = {
     description: 'Schema names under components.schemas are PascalCase.',
     severity: 'warn',
     formats: [oas3],
-    given: '$.components.schemas',
+    given: '$.components',
     // Only the keys are judged: in the unresolved document an alias (`monument_alias: {$ref: ...}`)
     // is reported at its own key, not at the schema (or the file) that its $ref leads to.
     resolved: false,
@@ -141,6 +141,7 @@ export const coreRules: Record<string, NlgovRule> = {
         fallbackAdvice: 'Rename the schema in PascalCase, with only the letters A-Z and a-z and digits',
         // OpenAPI 3.0 allows no extensions in components.schemas: `x-intern` is a schema name.
         extensionKeys: true,
+        member: 'schemas',
       },
     },
   }),

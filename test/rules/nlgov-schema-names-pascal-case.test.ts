@@ -57,8 +57,17 @@ test.each([
   expect(findings.map((finding) => finding.source)).toEqual([join(FIXTURES, 'inline.json')]);
 });
 
-test('a components.schemas that is itself a $ref is not judged (its names are in the other file)', async () => {
+test('a components.schemas that is itself a $ref is judged; its names are reported at that $ref, naming the file', async () => {
   const doc = conformantDocument();
-  (doc.components as Record<string, unknown>).schemas = { $ref: './naming-external-schemas.yaml' };
-  expect(await findingsOf(CODE, doc)).toEqual([]);
+  (doc.components as Record<string, unknown>).schemas = { $ref: './naming-external-schema-map.yaml' };
+  expect(summary(await findingsOf(CODE, doc))).toEqual([
+    ['warn', 'components.schemas.$ref', 'Schema name is not PascalCase: persoon_detail (in ./naming-external-schema-map.yaml). Rename the schema in PascalCase: PersoonDetail.'],
+  ]);
+});
+
+test('a components that is itself a $ref is judged too', async () => {
+  const doc = { openapi: '3.0.3', info: { title: 'Adressen', version: '1.0.0' }, paths: {}, components: { $ref: './naming-external-components.yaml' } };
+  expect(summary(await findingsOf(CODE, doc))).toEqual([
+    ['warn', 'components.$ref', 'Schema name is not PascalCase: adres_regel (in ./naming-external-components.yaml). Rename the schema in PascalCase: AdresRegel.'],
+  ]);
 });
