@@ -66,55 +66,92 @@ function commonToEveryBranch(perBranch: Properties[]): Properties {
   return common;
 }
 
-/**
- * The item schemas of an array schema, looked up like its properties: its own `items`, else the
- * first `allOf` part that has them, else, when every `oneOf`/`anyOf` branch has them, one
- * alternative per branch (each must then declare what follows). Undefined when there are none.
- */
-function arrayItems(schema: unknown, path: JsonPath, onPath = new Set<object>()): Array<[unknown, JsonPath]> | undefined {
-  if (!isObject(schema) || onPath.has(schema)) return undefined;
-  if (isObject(schema.items)) return [[schema.items, [...path, 'items']]];
-  onPath.add(schema);
-  try {
-    for (const [index, part] of asArray(schema.allOf).entries()) {
-      const items = arrayItems(part, [...path, 'allOf', index], onPath);
-      if (items !== undefined) return items;
+type Part = [unknown, JsonPath];
+/** Schemas that all apply to one value: a schema and, recursively, its `allOf` parts. */
+type Conjunction = Part[];
+
+/** More alternatives than a description needs; a bound against combinatorial schemas. */
+const MAX_ALTERNATIVES = 64;
+
+function conjunctionOf(parts: Part[]): Conjunction {
+  const result: Conjunction = [];
+  const seen = new Set<object>();
+  const visit = (schema: unknown, path: JsonPath): void => {
+    if (!isObject(schema) || seen.has(schema)) return;
+    seen.add(schema);
+    result.push([schema, path]);
+    asArray(schema.allOf).forEach((part, index) => visit(part, [...path, 'allOf', index]));
+  };
+  for (const [schema, path] of parts) visit(schema, path);
+  return result;
+}
+
+/** Every declaration of a property over a conjunction: a value must satisfy them all. */
+function declarationsOf(conjunction: Conjunction, name: string): Part[] {
+  const found: Part[] = [];
+  const seen = new Set<object>();
+  for (const [schema, path] of conjunction) {
+    const entry = declaredProperties(schema, path).get(name);
+    if (entry !== undefined && !seen.has(entry[0])) {
+      seen.add(entry[0]);
+      found.push(entry);
     }
-    for (const keyword of ['oneOf', 'anyOf'] as const) {
-      const branches = asArray(schema[keyword]).map((branch, index) => arrayItems(branch, [...path, keyword, index], onPath));
-      if (branches.length > 0 && branches.every((items) => items !== undefined)) return branches.flatMap((items) => items ?? []);
-    }
-    return undefined;
-  } finally {
-    onPath.delete(schema);
   }
+  return found;
 }
 
 /**
- * Follows a dotted chain of properties (`_links.self.href`); `[]` steps into array items. Where an
- * array is a `oneOf`/`anyOf` of arrays, every alternative must declare the rest of the chain; the
- * first gap is reported at the schema of the alternative that has it.
+ * The item schemas of an array, over a conjunction: every part's `items` applies to each item,
+ * and a `oneOf`/`anyOf` whose every branch has `items` gives one alternative per branch. Each
+ * alternative is a conjunction of item schemas; undefined when no part has items.
+ */
+function itemsOf(conjunction: Conjunction, onPath = new Set<object>()): Conjunction[] | undefined {
+  const choices: Conjunction[][] = [];
+  for (const [schema, path] of conjunction) {
+    if (!isObject(schema) || onPath.has(schema)) continue;
+    if (isObject(schema.items)) choices.push([conjunctionOf([[schema.items, [...path, 'items']]])]);
+    onPath.add(schema);
+    for (const keyword of ['oneOf', 'anyOf'] as const) {
+      const branches = asArray(schema[keyword]).map((branch, index) => itemsOf(conjunctionOf([[branch, [...path, keyword, index]]]), onPath));
+      if (branches.length > 0 && branches.every((items) => items !== undefined)) choices.push(branches.flatMap((items) => items ?? []));
+    }
+    onPath.delete(schema);
+  }
+  if (choices.length === 0) return undefined;
+  return choices.reduce<Conjunction[]>(
+    (combined, choice) => combined.flatMap((sofar) => choice.map((alternative) => [...sofar, ...alternative])).slice(0, MAX_ALTERNATIVES),
+    [[]],
+  );
+}
+
+/**
+ * Follows a dotted chain of properties (`_links.self.href`); `[]` steps into array items. A
+ * property or `items` given in several `allOf` parts is all of them at once: what one of them
+ * declares is declared. Where an array is a `oneOf`/`anyOf` of arrays, every alternative must
+ * declare the rest of the chain; the first gap is reported at the schema of the alternative
+ * that has it.
  */
 export function missingAlong(schema: unknown, path: JsonPath, chain: string[]): { missing: string; at: JsonPath } | undefined {
-  let alternatives: Array<[unknown, JsonPath]> = [[schema, path]];
+  let alternatives: Conjunction[] = [conjunctionOf([[schema, path]])];
   const walked: string[] = [];
   for (const step of chain) {
     const isArray = step.endsWith('[]');
     const name = isArray ? step.slice(0, -2) : step;
     walked.push(step);
-    const next: Array<[unknown, JsonPath]> = [];
-    for (const [current, currentPath] of alternatives) {
-      const property = declaredProperties(current, currentPath).get(name);
-      if (property === undefined) return { missing: walked.join('.'), at: currentPath };
+    const next: Conjunction[] = [];
+    for (const conjunction of alternatives) {
+      const declarations = declarationsOf(conjunction, name);
+      const first = declarations[0];
+      if (first === undefined) return { missing: walked.join('.'), at: conjunction[0]?.[1] ?? path };
       if (!isArray) {
-        next.push(property);
+        next.push(conjunctionOf(declarations));
         continue;
       }
-      const items = arrayItems(...property);
-      if (items === undefined) return { missing: `${walked.join('.')} (array items)`, at: property[1] };
+      const items = itemsOf(conjunctionOf(declarations));
+      if (items === undefined) return { missing: `${walked.join('.')} (array items)`, at: first[1] };
       next.push(...items);
     }
-    alternatives = next;
+    alternatives = next.slice(0, MAX_ALTERNATIVES);
   }
   return undefined;
 }

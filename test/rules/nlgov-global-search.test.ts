@@ -131,3 +131,18 @@ test('a result schema that includes itself through allOf is still judged', async
     ['warn', 'components.schemas.Zoekresultaat', `Global search result lacks a required field: _embedded. ${ADVICE}`],
   ]);
 });
+
+test('items, or a property, given by more than one allOf part is all of them at once', async () => {
+  // One part makes the member an array, another gives its items.
+  const doc = withSearchResult({ allOf: [paging, embedded({ allOf: [{ $ref: '#/components/schemas/Lijst' }, { items: { $ref: '#/components/schemas/Lid' } }] })] });
+  doc.components.schemas.Lijst = { type: 'array', items: { type: 'object' } };
+  doc.components.schemas.Lid = item;
+  expect(await findingsOf(CODE, doc)).toEqual([]);
+  // _links in one part, its self.href in another.
+  doc.components.schemas.Lid = { allOf: [{ type: 'object', properties: { type: { type: 'string' }, _links: { type: 'object' } } }, { properties: { _links: item.properties._links } }] };
+  expect(await findingsOf(CODE, doc)).toEqual([]);
+  doc.components.schemas.Lid = { allOf: [{ type: 'object', properties: { type: { type: 'string' }, _links: { type: 'object' } } }, { properties: { _links: { properties: { self: { type: 'object' } } } } }] };
+  expect(summary(await findingsOf(CODE, doc))).toEqual([
+    ['warn', 'components.schemas.Lid.allOf.1.properties._links.properties.self', `Global search result lacks a required field: _embedded.items[]._links.self.href. ${ADVICE}`],
+  ]);
+});
