@@ -67,91 +67,91 @@ function commonToEveryBranch(perBranch: Properties[]): Properties {
 }
 
 type Part = [unknown, JsonPath];
-/** Schemas that all apply to one value: a schema and, recursively, its `allOf` parts. */
+/** Schemas that all apply to one value. */
 type Conjunction = Part[];
 
 /** More alternatives than a description needs; a bound against combinatorial schemas. */
 const MAX_ALTERNATIVES = 64;
 
-function conjunctionOf(parts: Part[]): Conjunction {
-  const result: Conjunction = [];
-  const seen = new Set<object>();
-  const visit = (schema: unknown, path: JsonPath): void => {
-    if (!isObject(schema) || seen.has(schema)) return;
-    seen.add(schema);
-    result.push([schema, path]);
-    asArray(schema.allOf).forEach((part, index) => visit(part, [...path, 'allOf', index]));
-  };
-  for (const [schema, path] of parts) visit(schema, path);
-  return result;
-}
-
-/** Every declaration of a property over a conjunction: a value must satisfy them all. */
-function declarationsOf(conjunction: Conjunction, name: string): Part[] {
-  const found: Part[] = [];
-  const seen = new Set<object>();
-  for (const [schema, path] of conjunction) {
-    const entry = declaredProperties(schema, path).get(name);
-    if (entry !== undefined && !seen.has(entry[0])) {
-      seen.add(entry[0]);
-      found.push(entry);
-    }
-  }
-  return found;
-}
-
-/**
- * The item schemas of an array, over a conjunction: every part's `items` applies to each item,
- * and a `oneOf`/`anyOf` whose every branch has `items` gives one alternative per branch. Each
- * alternative is a conjunction of item schemas; undefined when no part has items.
- */
-function itemsOf(conjunction: Conjunction, onPath = new Set<object>()): Conjunction[] | undefined {
-  const choices: Conjunction[][] = [];
-  for (const [schema, path] of conjunction) {
-    if (!isObject(schema) || onPath.has(schema)) continue;
-    if (isObject(schema.items)) choices.push([conjunctionOf([[schema.items, [...path, 'items']]])]);
-    onPath.add(schema);
-    for (const keyword of ['oneOf', 'anyOf'] as const) {
-      const branches = asArray(schema[keyword]).map((branch, index) => itemsOf(conjunctionOf([[branch, [...path, keyword, index]]]), onPath));
-      if (branches.length > 0 && branches.every((items) => items !== undefined)) choices.push(branches.flatMap((items) => items ?? []));
-    }
-    onPath.delete(schema);
-  }
-  if (choices.length === 0) return undefined;
-  return choices.reduce<Conjunction[]>(
-    (combined, choice) => combined.flatMap((sofar) => choice.map((alternative) => [...sofar, ...alternative])).slice(0, MAX_ALTERNATIVES),
+/** Every way to pick one alternative of each list, joined; bounded. */
+function combined(lists: Conjunction[][]): Conjunction[] {
+  return lists.reduce<Conjunction[]>(
+    (sofar, choices) => sofar.flatMap((left) => choices.map((right) => [...left, ...right])).slice(0, MAX_ALTERNATIVES),
     [[]],
   );
 }
 
 /**
- * Follows a dotted chain of properties (`_links.self.href`); `[]` steps into array items. A
- * property or `items` given in several `allOf` parts is all of them at once: what one of them
- * declares is declared. Where an array is a `oneOf`/`anyOf` of arrays, every alternative must
- * declare the rest of the chain; the first gap is reported at the schema of the alternative
- * that has it.
+ * The ways a value can satisfy the given schemas at once, each a conjunction of schemas: `allOf`
+ * parts join, a `oneOf`/`anyOf` gives one alternative per branch. A schema that includes itself
+ * adds nothing where it comes back.
+ */
+function alternativesOf(parts: Part[], onPath = new Set<object>()): Conjunction[] {
+  return combined(parts.map(([schema, path]) => alternativesOfSchema(schema, path, onPath)));
+}
+
+function alternativesOfSchema(schema: unknown, path: JsonPath, onPath: Set<object>): Conjunction[] {
+  if (!isObject(schema) || onPath.has(schema)) return [[]];
+  onPath.add(schema);
+  const lists: Conjunction[][] = [[[[schema, path]]]];
+  asArray(schema.allOf).forEach((part, index) => lists.push(alternativesOfSchema(part, [...path, 'allOf', index], onPath)));
+  for (const keyword of ['oneOf', 'anyOf'] as const) {
+    const branches = asArray(schema[keyword]).flatMap((branch, index) => alternativesOfSchema(branch, [...path, keyword, index], onPath));
+    if (branches.length > 0) lists.push(branches);
+  }
+  onPath.delete(schema);
+  return combined(lists);
+}
+
+/** Every declaration of a property in a conjunction: a value must satisfy them all. */
+function declarationsOf(conjunction: Conjunction, name: string): Part[] {
+  return conjunction.flatMap(([schema, path]): Part[] => {
+    const properties = isObject(schema) ? schema.properties : undefined;
+    return isObject(properties) && isObject(properties[name]) ? [[properties[name], [...path, 'properties', name]]] : [];
+  });
+}
+
+function itemsOf(conjunction: Conjunction): Part[] {
+  return conjunction.flatMap(([schema, path]): Part[] => (isObject(schema) && isObject(schema.items) ? [[schema.items, [...path, 'items']]] : []));
+}
+
+/**
+ * Follows a dotted chain of properties (`_links.self.href`); `[]` steps into array items. What
+ * one `allOf` part declares is declared (one part may make a property an array, another give
+ * its `items`). A `oneOf`/`anyOf` is followed branch by branch: every branch must declare the
+ * rest of the chain, and the first gap is reported at the schema of the alternative that has it.
  */
 export function missingAlong(schema: unknown, path: JsonPath, chain: string[]): { missing: string; at: JsonPath } | undefined {
-  let alternatives: Conjunction[] = [conjunctionOf([[schema, path]])];
+  let alternatives = alternativesOf([[schema, path]]);
   const walked: string[] = [];
   for (const step of chain) {
     const isArray = step.endsWith('[]');
     const name = isArray ? step.slice(0, -2) : step;
     walked.push(step);
     const next: Conjunction[] = [];
+    const declaredSomewhere = alternatives.some((conjunction) => declarationsOf(conjunction, name).length > 0);
     for (const conjunction of alternatives) {
       const declarations = declarationsOf(conjunction, name);
       const first = declarations[0];
-      if (first === undefined) return { missing: walked.join('.'), at: conjunction[0]?.[1] ?? path };
-      if (!isArray) {
-        next.push(conjunctionOf(declarations));
-        continue;
-      }
-      const items = itemsOf(conjunctionOf(declarations));
-      if (items === undefined) return { missing: `${walked.join('.')} (array items)`, at: first[1] };
-      next.push(...items);
+      if (first === undefined) return { missing: walked.join('.'), at: gapPlace(conjunction, declaredSomewhere) ?? path };
+      const values = isArray ? alternativesOf(declarations) : [];
+      const items = isArray ? values.map(itemsOf) : [];
+      if (isArray && (items.length === 0 || items.some((parts) => parts.length === 0))) return { missing: `${walked.join('.')} (array items)`, at: first[1] };
+      next.push(...(isArray ? items.flatMap((parts) => alternativesOf(parts)) : alternativesOf(declarations)));
     }
     alternatives = next.slice(0, MAX_ALTERNATIVES);
   }
   return undefined;
+}
+
+/**
+ * Where a conjunction lacks a property: at its first schema, or, when other alternatives do
+ * declare it, at the `oneOf`/`anyOf` branch that makes this alternative.
+ */
+function gapPlace(conjunction: Conjunction, declaredSomewhere: boolean): JsonPath | undefined {
+  const root = conjunction[0]?.[1];
+  if (root === undefined || !declaredSomewhere) return root;
+  const isBranch = (path: JsonPath) => path.length > root.length && (path[path.length - 2] === 'oneOf' || path[path.length - 2] === 'anyOf');
+  const branch = [...conjunction].reverse().find(([, path]) => isBranch(path));
+  return branch?.[1] ?? root;
 }

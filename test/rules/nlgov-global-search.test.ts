@@ -97,7 +97,7 @@ test('oneOf or anyOf branches that share a $ref schema each count it (it was see
   // What a branch really lacks is still reported.
   doc.components.schemas.Zoekresultaat = { oneOf: [{ $ref: '#/components/schemas/Compleet' }, { allOf: [{ $ref: '#/components/schemas/Paginering' }] }] };
   expect(summary(await findingsOf(CODE, doc))).toEqual([
-    ['warn', 'components.schemas.Zoekresultaat', `Global search result lacks a required field: _embedded. ${ADVICE}`],
+    ['warn', 'components.schemas.Zoekresultaat.oneOf.1', `Global search result lacks a required field: _embedded. ${ADVICE}`],
   ]);
 });
 
@@ -144,5 +144,18 @@ test('items, or a property, given by more than one allOf part is all of them at 
   doc.components.schemas.Lid = { allOf: [{ type: 'object', properties: { type: { type: 'string' }, _links: { type: 'object' } } }, { properties: { _links: { properties: { self: { type: 'object' } } } } }] };
   expect(summary(await findingsOf(CODE, doc))).toEqual([
     ['warn', 'components.schemas.Lid.allOf.1.properties._links.properties.self', `Global search result lacks a required field: _embedded.items[]._links.self.href. ${ADVICE}`],
+  ]);
+});
+
+test('a oneOf is followed branch by branch: a branch that lacks a field is reported at that branch', async () => {
+  const doc = withSearchResult({ allOf: [paging, embedded({ type: 'array', items: { oneOf: [{ $ref: '#/components/schemas/Lid' }, { $ref: '#/components/schemas/AnderLid' }] } })] });
+  doc.components.schemas.Lid = item;
+  doc.components.schemas.AnderLid = { type: 'object', properties: { type: { type: 'string' }, _links: { type: 'object', properties: { self: { type: 'object' } } } } };
+  expect(summary(await findingsOf(CODE, doc))).toEqual([
+    ['warn', 'components.schemas.AnderLid.properties._links.properties.self', `Global search result lacks a required field: _embedded.items[]._links.self.href. ${ADVICE}`],
+  ]);
+  doc.components.schemas.AnderLid = { type: 'object', properties: { _links: item.properties._links } };
+  expect(summary(await findingsOf(CODE, doc))).toEqual([
+    ['warn', 'components.schemas.AnderLid', `Global search result lacks a required field: _embedded.items[].type. ${ADVICE}`],
   ]);
 });
