@@ -116,6 +116,12 @@ function shownFile(file: string, linted: string): string {
   return folder !== '' && file.startsWith(folder) ? `./${file.slice(folder.length)}` : file;
 }
 
+/**
+ * The extension in which OpenAPI 3.0 descriptions (GitHub's among them) describe webhooks, as
+ * 3.1's `webhooks`: path items, not data. The schema walk and the example rules read it too.
+ */
+const X_WEBHOOKS = 'x-webhooks';
+
 /** Keys whose value is a map from names to things: its keys are names, never keywords. */
 const NAME_MAPS = new Set([
   'paths', 'properties', 'patternProperties', 'definitions', '$defs', 'dependentSchemas', 'schemas', 'responses',
@@ -159,8 +165,9 @@ function remainingReferences(document: JsonObject): Array<[string, JsonPath]> {
 
 function childrenOf(key: string, child: unknown, path: JsonPath, role: Role): Array<[unknown, JsonPath, Role]> {
   if (role === 'names') return isExtensionOf(path, key) ? [] : [[child, [...path, key], 'keywords']];
-  if (DATA_KEYWORDS.has(key) || key.startsWith('x-') || (role === 'example' && key === 'value')) return [];
+  const isWebhooks = path.length === 0 && key === X_WEBHOOKS;
+  if (DATA_KEYWORDS.has(key) || (key.startsWith('x-') && !isWebhooks) || (role === 'example' && key === 'value')) return [];
   // A map of Example Objects (each may be a $ref) whose `value` is data; a list of examples is data.
   if (key === 'examples') return entries(child).map(([name, example]) => [example, [...path, key, name], 'example']);
-  return [[child, [...path, key], NAME_MAPS.has(key) && isObject(child) ? 'names' : 'keywords']];
+  return [[child, [...path, key], (NAME_MAPS.has(key) || isWebhooks) && isObject(child) ? 'names' : 'keywords']];
 }

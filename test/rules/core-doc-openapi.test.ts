@@ -178,3 +178,12 @@ test('a $ref cycle across files through real schemas is valid; a percent-escaped
     ['error', 'components.schemas.Monument.properties.elders.$ref', 'Reference does not resolve: ./external%2Dchains.yaml#/Onderdeel. Point the $ref at an existing definition.'],
   ]);
 });
+
+test('x-webhooks at the root holds path items, as the schema rules read it: a broken $ref there is reported', async () => {
+  const doc = conformantDocument() as Record<string, unknown>;
+  doc['x-webhooks'] = { monumentGewijzigd: { post: { requestBody: { content: { 'application/json': { schema: { $ref: '#/components/schemas/Bestaatniet' } } } }, responses: { '204': { description: 'Ontvangen' } } } } };
+  doc['x-intern'] = { schema: { $ref: '#/nergens' } };
+  expect(summary(await findingsOf(CODE, doc))).toEqual([
+    ['error', 'x-webhooks.monumentGewijzigd.post.requestBody.content.application/json.schema.$ref', 'Reference does not resolve: #/components/schemas/Bestaatniet. Point the $ref at an existing definition.'],
+  ]);
+});
