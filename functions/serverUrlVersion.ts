@@ -1,6 +1,8 @@
 import type { IFunctionResult } from '@stoplight/spectral-core';
 import { ruleFunction } from '../lib/rule-function.js';
-import { asObject, isObject } from '../lib/json.js';
+import type { RulesetFunctionContext } from '@stoplight/spectral-core';
+import { asObject, isObject, valueAt } from '../lib/json.js';
+import { resolvedDocument } from '../lib/inventory.js';
 import { parseServerUrl } from '../lib/server-url.js';
 import { strictSemver } from '../lib/semver.js';
 import type { SemVer } from 'semver';
@@ -31,8 +33,18 @@ export default ruleFunction<null>({ input: null, options: null }, (server, _opti
     const problem = majors.length === 0 ? 'has no /v<major> segment' : 'has more than one /v<major> segment';
     return [{ message: `Server URL ${problem}: ${parsed.expanded}. Put the major version in the path once, for example https://api.example.nl${major}.`, path: ['url'] }];
   }
-  return majorMismatch(majors[0] as string, parsed.expanded, version);
+  return linksToAnotherDescription(context) ? [] : majorMismatch(majors[0] as string, parsed.expanded, version);
 });
+
+/**
+ * The server of a Link Object whose `operationRef` points into another description is the
+ * server of another API: its URL still carries one /v<major>, but that API's, not this one's.
+ */
+function linksToAnotherDescription(context: RulesetFunctionContext): boolean {
+  if (context.path[context.path.length - 1] !== 'server' || context.path[context.path.length - 3] !== 'links') return false;
+  const link = asObject(valueAt(resolvedDocument(context), context.path.slice(0, -1)));
+  return typeof link.operationRef === 'string' && !link.operationRef.startsWith('#');
+}
 
 function majorMismatch(segment: string, url: string, version: SemVer | undefined): IFunctionResult[] {
   if (version === undefined) return [];

@@ -66,3 +66,17 @@ test('the server of a Link Object is a server of the API; the servers of callbac
     ['error', 'paths./monumenten.get.responses.200.links.Monument.server.url', 'Server URL has no /v<major> segment: https://api.example.nl/monumenten. Put the major version in the path once, for example https://api.example.nl/v1.'],
   ]);
 });
+
+test('a Link Object into another description points at another API: its server needs one /v<major>, but not this API\'s major', async () => {
+  const doc = conformantDocument();
+  const links = {
+    Eigenaar: { operationRef: 'https://api.example.nl/personen/v3/openapi.json#/paths/~1personen~1{id}/get', server: { url: 'https://api.example.nl/personen/v3' } },
+    Kadaster: { operationRef: 'https://api.example.nl/kadaster/openapi.json#/paths/~1percelen/get', server: { url: 'https://api.example.nl/kadaster' } },
+    Zelf: { operationRef: '#/paths/~1monumenten/get', server: { url: 'https://api.example.nl/v3' } },
+  };
+  doc.paths['/monumenten'].get.responses['200'].links = links;
+  expect(summary(await findingsOf(CODE, doc))).toEqual([
+    ['error', 'paths./monumenten.get.responses.200.links.Kadaster.server.url', 'Server URL has no /v<major> segment: https://api.example.nl/kadaster. Put the major version in the path once, for example https://api.example.nl/v1.'],
+    ['error', 'paths./monumenten.get.responses.200.links.Zelf.server.url', 'Server URL major version differs from info.version 1.0.0: https://api.example.nl/v3. Use /v1.'],
+  ]);
+});
