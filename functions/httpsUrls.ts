@@ -10,8 +10,10 @@ const FLOW_URL_FIELDS = ['authorizationUrl', 'tokenUrl', 'refreshUrl'] as const;
  * /core/transport/tls: the URLs of a server object or a security scheme use https.
  * Relative URLs inherit the scheme of the description; loopback hosts are for development.
  */
-export default ruleFunction<null>({ input: null, options: null }, (target) => {
+export default ruleFunction<null>({ input: null, options: null }, (target, _options, context) => {
   if (!isObject(target)) return [];
+  // A callback's server is the client's, which the API calls: the advice is about those calls.
+  const advice = context.path.includes('callbacks') ? 'Send callbacks over TLS only (https)' : 'Serve the API and its OAuth endpoints over TLS only (https)';
   const urls: Array<[string, JsonPath]> = [];
   const serverUrl = expandServerUrl(target);
   if (serverUrl !== undefined) urls.push([serverUrl, ['url']]);
@@ -23,17 +25,17 @@ export default ruleFunction<null>({ input: null, options: null }, (target) => {
       if (typeof value === 'string') urls.push([value, ['flows', flowName, field]]);
     }
   }
-  return urls.flatMap(([url, path]) => insecure(url, path));
+  return urls.flatMap(([url, path]) => insecure(url, path, advice));
 });
 
 /** `http://host:99999/v1` is no valid URL, but its scheme is plain to see: read it as written. */
 const WRITTEN_SCHEME_AND_HOST = /^([a-z][a-z0-9+.-]*:)(?:\/\/([^/?#]*))?/i;
 
-function insecure(url: string, path: JsonPath): IFunctionResult[] {
+function insecure(url: string, path: JsonPath, advice: string): IFunctionResult[] {
   const parsed = parseUrl(url.trim()) ?? writtenSchemeAndHost(url.trim());
   if (parsed?.protocol === undefined || parsed.protocol === 'https:') return [];
   if (parsed.hostname !== undefined && isLoopbackHost(parsed.hostname)) return [];
-  return [{ message: `URL does not use https: ${url}. Serve the API and its OAuth endpoints over TLS only (https).`, path }];
+  return [{ message: `URL does not use https: ${url}. ${advice}.`, path }];
 }
 
 function writtenSchemeAndHost(url: string): { protocol?: string; hostname?: string } | undefined {

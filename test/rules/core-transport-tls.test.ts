@@ -63,8 +63,8 @@ test('the server of a Link Object and the servers of callbacks are URLs too', as
     gewijzigd: { '{$request.query.url}': { servers: [{ url: 'http://client.example.nl' }], post: { servers: [{ url: 'http://client2.example.nl' }], responses: { '204': { description: 'Ontvangen' } } } } },
   };
   expect(summary(await findingsOf(CODE, doc))).toEqual([
-    ['error', 'paths./monumenten.get.callbacks.gewijzigd.{$request.query.url}.servers.0.url', 'URL does not use https: http://client.example.nl. Serve the API and its OAuth endpoints over TLS only (https).'],
-    ['error', 'paths./monumenten.get.callbacks.gewijzigd.{$request.query.url}.post.servers.0.url', 'URL does not use https: http://client2.example.nl. Serve the API and its OAuth endpoints over TLS only (https).'],
+    ['error', 'paths./monumenten.get.callbacks.gewijzigd.{$request.query.url}.servers.0.url', 'URL does not use https: http://client.example.nl. Send callbacks over TLS only (https).'],
+    ['error', 'paths./monumenten.get.callbacks.gewijzigd.{$request.query.url}.post.servers.0.url', 'URL does not use https: http://client2.example.nl. Send callbacks over TLS only (https).'],
     ['error', 'components.links.Monument.server.url', 'URL does not use https: http://links.example.nl/v1. Serve the API and its OAuth endpoints over TLS only (https).'],
   ]);
 });
