@@ -1,0 +1,22 @@
+#!/usr/bin/env sh
+# Installs the Debian packages the tests and CI's comparison start as real servers, only those
+# missing: openssl (s_server, certificates, OCSP), nginx (test/tls-nginx.test.ts; Debian keeps it
+# in /usr/sbin, not on every user's PATH) and testssl.sh (npm run compare:testssl). The tests fail
+# without them rather than skip, so the README's test command runs this first. Debian or Ubuntu;
+# elsewhere install the three yourself.
+set -eu
+missing=""
+command -v openssl >/dev/null 2>&1 || missing="$missing openssl"
+{ command -v nginx >/dev/null 2>&1 || test -x /usr/sbin/nginx; } || missing="$missing nginx"
+command -v testssl >/dev/null 2>&1 || missing="$missing testssl.sh"
+[ -z "$missing" ] && exit 0
+if ! command -v apt-get >/dev/null 2>&1; then
+  echo "system-packages: apt-get not found; install these yourself:$missing" >&2
+  exit 1
+fi
+as_root=""
+[ "$(id -u)" -eq 0 ] || as_root="sudo"
+echo "system-packages: installing$missing"
+$as_root apt-get update -qq
+# shellcheck disable=SC2086 # one word per package
+DEBIAN_FRONTEND=noninteractive $as_root apt-get install -y -qq $missing
