@@ -131,43 +131,83 @@ const NAME_MAPS = new Set([
 
 type Role = 'keywords' | 'names' | 'example';
 
+/** Where a node stands: its key under its parent. The path is built only for a `$ref` found. */
+interface Place {
+  parent: Place | undefined;
+  key: string | number;
+  depth: number;
+  /** The first key of the path (`components`, `paths`, ...). */
+  top: string | number | undefined;
+}
+
+const ROOT: Place = { parent: undefined, key: '', depth: 0, top: undefined };
+
+function placeBelow(parent: Place, key: string | number): Place {
+  return { parent, key, depth: parent.depth + 1, top: parent.depth === 0 ? key : parent.top };
+}
+
+function pathOf(place: Place): JsonPath {
+  const path: JsonPath = [];
+  for (let at: Place | undefined = place; at !== undefined && at.depth > 0; at = at.parent) path.push(at.key);
+  return path.reverse();
+}
+
 /**
  * Of the maps from names, only the Paths Object and an operation's Responses Object also take
  * `x-` extensions (data); in the others (`properties`, `components.responses`, ...) `x-foo` is a name.
  */
-function isExtensionOf(mapPath: JsonPath, key: string): boolean {
+function isExtensionOf(map: Place, key: string): boolean {
   if (!key.startsWith('x-')) return false;
-  const map = mapPath[mapPath.length - 1];
-  return (map === 'paths' && mapPath.length === 1) || (map === 'responses' && !(mapPath.length === 2 && mapPath[0] === 'components'));
+  return (map.key === 'paths' && map.depth === 1) || (map.key === 'responses' && !(map.depth === 2 && map.top === 'components'));
 }
 
-/** Every `$ref` left in the resolved document, walking description, not data. */
+interface Visit {
+  node: unknown;
+  place: Place;
+  role: Role;
+}
+
+/**
+ * Every `$ref` left in the resolved document, walking description, not data. The walk meets
+ * every node of the document once (about 80,000 objects on GitHub's description), so a node's
+ * path is kept as a link to its parent and built only where a `$ref` is found.
+ */
 function remainingReferences(document: JsonObject): Array<[string, JsonPath]> {
   const found: Array<[string, JsonPath]> = [];
   const seen = new WeakSet<object>();
-  const stack: Array<[unknown, JsonPath, Role]> = [[document, [], 'keywords']];
+  const stack: Visit[] = [{ node: document, place: ROOT, role: 'keywords' }];
   while (stack.length > 0) {
-    const [node, path, role] = stack.pop() as [unknown, JsonPath, Role];
+    const { node, place, role } = stack.pop() as Visit;
     if (typeof node !== 'object' || node === null || seen.has(node)) continue;
     seen.add(node);
     if (Array.isArray(node)) {
-      node.forEach((child, index) => stack.push([child, [...path, index], 'keywords']));
+      for (let index = 0; index < node.length; index += 1) pushUnseen(stack, node[index], placeBelow(place, index), 'keywords', seen);
       continue;
     }
     const record = node as JsonObject;
-    if (role !== 'names' && typeof record.$ref === 'string') found.push([record.$ref, path]);
-    for (const [key, child] of Object.entries(record)) {
-      stack.push(...childrenOf(key, child, path, role));
-    }
+    if (role !== 'names' && typeof record.$ref === 'string') found.push([record.$ref, pathOf(place)]);
+    for (const key of Object.keys(record)) pushChildren(stack, key, record[key], place, role, seen);
   }
   return found;
 }
 
-function childrenOf(key: string, child: unknown, path: JsonPath, role: Role): Array<[unknown, JsonPath, Role]> {
-  if (role === 'names') return isExtensionOf(path, key) ? [] : [[child, [...path, key], 'keywords']];
-  const isWebhooks = path.length === 0 && key === X_WEBHOOKS;
-  if (DATA_KEYWORDS.has(key) || (key.startsWith('x-') && !isWebhooks) || (role === 'example' && key === 'value')) return [];
+function pushUnseen(stack: Visit[], node: unknown, place: Place, role: Role, seen: WeakSet<object>): void {
+  if (typeof node === 'object' && node !== null && !seen.has(node)) stack.push({ node, place, role });
+}
+
+function pushChildren(stack: Visit[], key: string, child: unknown, place: Place, role: Role, seen: WeakSet<object>): void {
+  if (typeof child !== 'object' || child === null || seen.has(child)) return;
+  if (role === 'names') {
+    if (!isExtensionOf(place, key)) stack.push({ node: child, place: placeBelow(place, key), role: 'keywords' });
+    return;
+  }
+  const isWebhooks = place.depth === 0 && key === X_WEBHOOKS;
+  if (DATA_KEYWORDS.has(key) || (key.startsWith('x-') && !isWebhooks) || (role === 'example' && key === 'value')) return;
+  const childPlace = placeBelow(place, key);
   // A map of Example Objects (each may be a $ref) whose `value` is data; a list of examples is data.
-  if (key === 'examples') return entries(child).map(([name, example]) => [example, [...path, key, name], 'example']);
-  return [[child, [...path, key], (NAME_MAPS.has(key) || isWebhooks) && isObject(child) ? 'names' : 'keywords']];
+  if (key === 'examples') {
+    for (const [name, example] of entries(child)) pushUnseen(stack, example, placeBelow(childPlace, name), 'example', seen);
+    return;
+  }
+  stack.push({ node: child, place: childPlace, role: (NAME_MAPS.has(key) || isWebhooks) && isObject(child) ? 'names' : 'keywords' });
 }
