@@ -57,6 +57,33 @@ function isArraySchema(schema: unknown): boolean {
   return isObject(schema) && (schema.type === 'array' || schema.items !== undefined || typeof schema.$ref === 'string');
 }
 
+/** A schema typed as something other than an object (3.1's lists of types included). */
+function isNonObjectType(schema: JsonObject): boolean {
+  const types = Array.isArray(schema.type) ? schema.type : [schema.type];
+  return schema.type !== undefined && !types.includes('object');
+}
+
+/**
+ * Whether a schema may be a GeoJSON object of its own (a Feature in `features`, the `geometry` of
+ * a Feature): a `$ref` not resolved, or an object schema that either says nothing of its
+ * properties or has a `type` property, as every GeoJSON object does. A string, a number, a list,
+ * or an object whose properties lack `type` (`{lat, lng}`) is no GeoJSON object.
+ */
+function mayBeGeoJsonObject(schema: unknown): boolean {
+  if (!isObject(schema)) return schema === undefined;
+  if (typeof schema.$ref === 'string') return true;
+  if (isNonObjectType(schema)) return false;
+  const properties = declaredProperties(schema, []);
+  return properties.size === 0 || properties.has('type');
+}
+
+/** GeoJSON `features` is a list of Features: a map of flags or a list of names is something else. */
+function mayBeFeatureList(schema: unknown): boolean {
+  if (!isArraySchema(schema)) return false;
+  const { items } = schema as JsonObject;
+  return typeof (schema as JsonObject).$ref === 'string' || mayBeGeoJsonObject(items);
+}
+
 /** What GeoJSON object a schema is, judged on this schema alone (not its subschemas). */
 export function geoKindOf(schema: unknown): GeoKind | undefined {
   if (!isObject(schema)) return undefined;
@@ -78,7 +105,9 @@ export function geoKindOf(schema: unknown): GeoKind | undefined {
  * A `type` pinned to anything else (`[Bug, Feature, Task]`, `[basis, premium]`) lets a shape sign
  * count only when it allows the GeoJSON type that shape implies: `features` a FeatureCollection,
  * `geometry` and `properties` a Feature, `coordinates` a geometry type other than
- * GeometryCollection, `geometries` a GeometryCollection.
+ * GeometryCollection, `geometries` a GeometryCollection. Each shape sign also needs the shape:
+ * `features` a list whose items may be Features, `geometry` a schema that may be a geometry beside
+ * an object `properties`, `coordinates` and `geometries` lists.
  */
 function shapeKind(properties: JsonObject): GeoKind | undefined {
   if (properties.type === undefined) return undefined;
@@ -88,8 +117,8 @@ function shapeKind(properties: JsonObject): GeoKind | undefined {
     return pinned.includes('Feature') ? 'Feature' : 'Geometry';
   }
   const allows = (types: string[]): boolean => pinned === undefined || pinned.some((value) => typeof value === 'string' && types.includes(value));
-  if (properties.features !== undefined && allows(['FeatureCollection'])) return 'FeatureCollection';
-  if (properties.geometry !== undefined && properties.properties !== undefined && allows(['Feature'])) return 'Feature';
+  if (mayBeFeatureList(properties.features) && allows(['FeatureCollection'])) return 'FeatureCollection';
+  if (properties.geometry !== undefined && mayBeGeoJsonObject(properties.geometry) && isObject(properties.properties) && !isNonObjectType(properties.properties) && allows(['Feature'])) return 'Feature';
   if (isArraySchema(properties.coordinates) && allows(COORDINATE_TYPES)) return 'Geometry';
   if (isArraySchema(properties.geometries) && allows(['GeometryCollection'])) return 'Geometry';
   return undefined;

@@ -59,6 +59,31 @@ test('{type, coordinates: {lat, lng}} is not GeoJSON: coordinates are an array',
   expect(await geoFindings(doc)).toEqual([]);
 });
 
+describe('a shape sign needs the shape, not only the name (a free `type` beside it)', () => {
+  test.each([
+    ['features as a map of feature flags', { features: { type: 'object', additionalProperties: { type: 'boolean' } } }],
+    ['features as a list of names', { features: { type: 'array', items: { type: 'string' } } }],
+    ['features as a list of objects without type', { features: { type: 'array', items: { type: 'object', properties: { naam: { type: 'string' }, actief: { type: 'boolean' } } } } }],
+    ['geometry as a {lat, lng} object beside properties', { geometry: { type: 'object', properties: { lat: { type: 'number' }, lng: { type: 'number' } } }, properties: { type: 'object' } }],
+    ['geometry beside properties that are a list', { geometry: { type: 'object' }, properties: { type: 'array', items: { type: 'string' } } }],
+  ])('%s makes no description geospatial', async (_case, shape) => {
+    const doc = conformantDocument();
+    doc.components.schemas.Monument.properties.abonnement = { type: 'object', properties: { type: { type: 'string' }, ...shape } };
+    expect(await geoFindings(doc)).toEqual([]);
+  });
+
+  test.each([
+    ['features as a list of objects with type', { features: { type: 'array', items: { type: 'object', properties: { type: { type: 'string' }, geometry: {}, properties: { type: 'object' } } } } }],
+    ['features as a list of anything', { features: { type: 'array' } }],
+    ['geometry as an object with type beside properties', { geometry: { type: 'object', properties: { type: { type: 'string' } } }, properties: { type: 'object' } }],
+    ['geometry as an empty schema beside properties', { geometry: {}, properties: { type: 'object', additionalProperties: true } }],
+  ])('%s still makes a description geospatial', async (_case, shape) => {
+    const doc = conformantDocument();
+    doc.components.schemas.Monument.properties.kenmerk = { type: 'object', properties: { type: { type: 'string' }, ...shape } };
+    expect((await geoFindings(doc)).map((finding) => finding.code)).toContain('/geo/crs-list');
+  });
+});
+
 test('an unresolvable $ref into the OGC bundle is judged by its fragment, not by the file name', async () => {
   const doc = conformantDocument();
   doc.components.schemas.Monument.properties.landing = { $ref: 'https://schemas.example.invalid/ogcapi-features-1.yaml#/components/schemas/landingPage' };
