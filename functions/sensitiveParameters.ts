@@ -6,15 +6,17 @@ import { capitalize, identifierWords } from '../lib/words.js';
 const SENSITIVE_NAMES = [
   'bsn', 'bsnnr', 'burgerservicenummer', 'burgerservicenr', 'citizenservicenumber', 'sofinummer', 'sofinr',
   'password', 'passwd', 'wachtwoord', 'pincode', 'clientsecret', 'secret', 'accesstoken', 'refreshtoken',
-  'idtoken', 'authtoken', 'bearertoken', 'apikey', 'privatekey', 'authorization', 'sessionid',
+  'idtoken', 'authtoken', 'bearertoken', 'apitoken', 'sessiontoken', 'csrftoken', 'xsrftoken', 'jwt', 'apikey',
+  'privatekey', 'authorization', 'credentials', 'sessionid',
 ];
 /** Too common as part of a name (`pageToken`), so only sensitive as the whole name. */
-const SENSITIVE_WHOLE_NAMES = ['token', 'pin', 'session'];
+const SENSITIVE_WHOLE_NAMES = ['token', 'pin', 'session', 'bearer'];
 
 /** /core/transport/no-sensitive-uris: no query or path parameter named after a secret or a BSN. */
 export default ruleFunction<null>({ input: null, options: null }, (parameter) => {
   if (!isObject(parameter) || typeof parameter.name !== 'string') return [];
   if (parameter.in !== 'query' && parameter.in !== 'path') return [];
+  if (isBooleanSchema(parameter.schema)) return [];
   const sensitive = sensitiveWord(parameter.name);
   if (sensitive === undefined) return [];
   return [{
@@ -22,6 +24,13 @@ export default ruleFunction<null>({ input: null, options: null }, (parameter) =>
     path: ['name'],
   }];
 });
+
+/** A yes/no flag (`bsnAanwezig`) cannot carry the secret or number its name mentions. */
+function isBooleanSchema(schema: unknown): boolean {
+  if (!isObject(schema)) return false;
+  const types = Array.isArray(schema.type) ? schema.type : [schema.type];
+  return types.includes('boolean') && types.every((type) => type === 'boolean' || type === 'null');
+}
 
 /** Looks at runs of consecutive words, so `client_secret`, `clientSecret` and `persoonBsn` all match. */
 export function sensitiveWord(name: string): string | undefined {

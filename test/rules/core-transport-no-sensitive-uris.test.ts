@@ -36,14 +36,33 @@ test('headers, and names that only resemble a secret, pass', async () => {
     { name: 'X-Bsn', in: 'header', schema: { type: 'string' } },
     { name: 'secretariaat', in: 'query', schema: { type: 'string' } },
     { name: 'pageToken', in: 'query', schema: { type: 'string' } },
+    { name: 'bearerType', in: 'query', schema: { type: 'string' } },
   );
   expect(await findingsOf(CODE, doc)).toEqual([]);
 });
 
-test.each([['bsnnr', 'bsnnr'], ['citizenServiceNumber', 'citizenservicenumber'], ['token', 'token'], ['Authorization', 'authorization'], ['sessionId', 'sessionid']])('%s is sensitive too', async (name, word) => {
+test.each([
+  ['bsnnr', 'bsnnr'], ['citizenServiceNumber', 'citizenservicenumber'], ['token', 'token'], ['Authorization', 'authorization'], ['sessionId', 'sessionid'],
+  ['apiToken', 'apitoken'], ['api_token', 'apitoken'], ['sessionToken', 'sessiontoken'], ['jwt', 'jwt'], ['bearer', 'bearer'], ['credentials', 'credentials'], ['csrf_token', 'csrftoken'],
+])('%s is sensitive too', async (name, word) => {
   const doc = conformantDocument();
   doc.paths['/monumenten'].get.parameters.push({ name, in: 'query', schema: { type: 'string' } });
   expect(summary(await findingsOf(CODE, doc)).map(([, , message]) => message)).toEqual([
     `Query parameter carries sensitive information in the URI (${word}): ${name}. Send it in a header or the request body, or use a pseudonym.`,
   ]);
+});
+
+test('a boolean flag named after a BSN or a secret passes: it cannot carry one', async () => {
+  const doc = conformantDocument();
+  doc.paths['/monumenten'].get.parameters.push(
+    { name: 'bsnAanwezig', in: 'query', schema: { type: 'boolean' } },
+    { name: 'wachtwoordVerlopen', in: 'query', schema: { type: ['boolean', 'null'] } },
+  );
+  expect(await findingsOf(CODE, doc)).toEqual([]);
+});
+
+test('a BSN-named parameter of any other type is still reported', async () => {
+  const doc = conformantDocument();
+  doc.paths['/monumenten'].get.parameters.push({ name: 'bsnAanwezig', in: 'query', schema: { type: 'string', enum: ['ja', 'nee'] } });
+  expect(summary(await findingsOf(CODE, doc)).map(([, path]) => path)).toEqual(['paths./monumenten.get.parameters.1.name']);
 });
