@@ -2,7 +2,7 @@ import { oas3 } from '@stoplight/spectral-formats';
 import forbiddenOAuthFlows from '../functions/forbiddenOAuthFlows.js';
 import tokenNotInQuery from '../functions/tokenNotInQuery.js';
 import oauthScopes from '../functions/oauthScopes.js';
-import { OPERATION_PATHS, PARAMETERS_GIVEN, rule, type NlgovRule } from './rule.js';
+import { ANY_OPERATION_PATHS, PARAMETERS_GIVEN, rule, type NlgovRule } from './rule.js';
 
 const SCHEMES_GIVEN = '$.components.securitySchemes[*]';
 
@@ -38,7 +38,7 @@ export const oauthRules: Record<string, NlgovRule> = {
     description: 'Every scope is described; every oauth2 security requirement names at least one scope that its scheme defines.',
     severity: 'error',
     formats: [oas3],
-    given: [SCHEMES_GIVEN, '$.security[*]', `${OPERATION_PATHS}.security[*]`],
+    given: [SCHEMES_GIVEN, '$.security[*]', `${ANY_OPERATION_PATHS}.security[*]`],
     then: { function: oauthScopes },
   }),
 };

@@ -30,3 +30,12 @@ test('described scopes required by name pass; other schemes need no scopes', asy
   doc.paths['/monumenten'].get.security = [{ sleutel: [] }];
   expect(await findingsOf(CODE, doc)).toEqual([]);
 });
+
+test('the security of a HEAD, OPTIONS or TRACE operation is judged too (/core/http-methods reports the method)', async () => {
+  const doc = protectedDocument();
+  const { responses } = doc.paths['/monumenten'].get;
+  doc.paths['/monumenten'].head = { operationId: 'headMonumenten', security: [{ oauth: ['onbekend'] }], responses };
+  expect(summary(await findingsOf(CODE, doc))).toEqual([
+    ['error', 'paths./monumenten.head.security.0.oauth.0', 'OAuth requirement names a scope oauth does not define: onbekend. Define it in the scheme\'s flows or use a defined scope.'],
+  ]);
+});
