@@ -2,7 +2,7 @@ import type { IFunctionResult } from '@stoplight/spectral-core';
 import { ruleFunction } from '../lib/rule-function.js';
 import { entries, isObject } from '../lib/json.js';
 import { isJsonMediaType, mediaTypeName, statusClass } from '../lib/openapi.js';
-import { GEOJSON_MEDIA_TYPE, geoKindOf, isGeospatial } from '../lib/geo.js';
+import { GEOJSON_MEDIA_TYPE, describesShape, geoKindOf, isGeospatial } from '../lib/geo.js';
 import { resolvedDocument } from '../lib/inventory.js';
 
 const FEATURE_KINDS = new Set(['Feature', 'FeatureCollection']);
@@ -19,10 +19,10 @@ export default ruleFunction<null>({ input: null, options: null }, (responses, _o
     const media = entries(response.content).filter(([, value]) => isObject(value));
     const offersGeoJson = media.some(([name]) => mediaTypeName(name) === GEOJSON_MEDIA_TYPE);
     for (const [name, value] of media) {
-      const kind = geoKindOf((value as Record<string, unknown>).schema);
+      const { schema } = value as Record<string, unknown>;
+      const kind = geoKindOf(schema);
       const isFeature = kind !== undefined && FEATURE_KINDS.has(kind);
-      const hasSchema = isObject((value as Record<string, unknown>).schema);
-      if (mediaTypeName(name) === GEOJSON_MEDIA_TYPE && hasSchema && !isFeature) {
+      if (mediaTypeName(name) === GEOJSON_MEDIA_TYPE && !isFeature && (kind !== undefined || describesShape(schema))) {
         results.push({
           message: `application/geo+json is offered for a body that is not a Feature or FeatureCollection: ${describeKind(kind)}. Offer it as application/json.`,
           path: [status, 'content', name],

@@ -164,7 +164,11 @@ export function contentCarriesGeometry(holder: unknown): boolean {
   });
 }
 
-function describesShape(schema: unknown): boolean {
+/**
+ * Whether a schema says what its body is made of. One that does not (`type: object` alone, no
+ * schema) may well be GeoJSON under application/geo+json: nothing says otherwise.
+ */
+export function describesShape(schema: unknown): boolean {
   if (!isObject(schema)) return false;
   return ['properties', 'items', 'allOf', 'oneOf', 'anyOf'].some((keyword) => schema[keyword] !== undefined);
 }

@@ -26,10 +26,17 @@ test('a FeatureCollection as application/geo+json (beside JSON) passes', async (
   expect(await findingsOf(CODE, doc)).toEqual([]);
 });
 
-test('application/geo+json without a schema is not known to be anything else: no finding', async () => {
+test.each([
+  ['without a schema', {}],
+  ['with type: object alone', { schema: { type: 'object' } }],
+  ['with an open object', { schema: { type: 'object', additionalProperties: true } }],
+])('application/geo+json %s is not known to be anything else: no finding, and Content-Crs is asked for', async (_case, media) => {
   const doc = geospatialDocument();
-  doc.paths['/monumenten'].get.responses['200'].content['application/geo+json'] = {};
-  expect(await findingsOf(CODE, doc)).toEqual([]);
+  const response = doc.paths['/monumenten'].get.responses['200'];
+  response.content = { 'application/geo+json': media };
+  delete response.headers['Content-Crs'];
+  const findings = await Promise.all([findingsOf(CODE, doc), findingsOf('/geo/content-crs-response-header', doc)]);
+  expect(findings.map((found) => found.map((finding) => finding.path))).toEqual([[], ['paths./monumenten.get.responses.200.headers']]);
 });
 
 test('a `type` whose enum merely includes Feature, or excludes FeatureCollection beside features, is no GeoJSON body', async () => {
