@@ -1,13 +1,21 @@
 import { ruleFunction } from '../lib/rule-function.js';
 import { isObject } from '../lib/json.js';
 import { strictSemver } from '../lib/semver.js';
+import { writtenScalar } from '../lib/inventory.js';
 
 /** /core/semver: `info.version` is SemVer 2.0.0, spelled exactly (no `v`, no leading zeros). */
-export default ruleFunction<null>({ input: null, options: null }, (document) => {
+export default ruleFunction<null>({ input: null, options: null }, (document, _options, context) => {
   if (!isObject(document)) return [];
   const info = isObject(document.info) ? document.info : {};
   if (strictSemver(info.version) !== undefined) return [];
-  const found = info.version === undefined ? 'none' : JSON.stringify(info.version);
+  const found = typeof info.version === 'number' ? writtenNumber(info.version, writtenScalar(context, ['info', 'version'])) : info.version === undefined ? 'none' : JSON.stringify(info.version);
   const path = info.version !== undefined ? ['info', 'version'] : isObject(document.info) ? ['info'] : [];
   return [{ message: `API version is not SemVer 2.0.0: ${found}. Use major.minor.patch, for example 1.0.0.`, path }];
 });
+
+/** An unquoted `version: 1.10` is the number 1.1: the message shows what was written, and why it differs. */
+function writtenNumber(value: number, written: string | undefined): string {
+  const spelled = written?.trim();
+  if (spelled === undefined || Number(spelled) !== value || spelled === String(value)) return `${value} (a number)`;
+  return `${spelled} (a number, read as ${value})`;
+}

@@ -22,3 +22,16 @@ export function resolverErrors(context: RulesetFunctionContext): Array<{ path: J
     (error): error is { path: JsonPath; message: string } => isObject(error) && Array.isArray(error.path) && typeof error.message === 'string',
   );
 }
+
+/**
+ * A scalar as written in the linted file (`1.10`), where the parsed value lost its spelling (the
+ * number 1.1). Undefined when the path is not in the linted file or spans several lines.
+ */
+export function writtenScalar(context: RulesetFunctionContext, path: JsonPath): string | undefined {
+  const document: object = context.document;
+  const input = 'input' in document ? document.input : undefined;
+  const range = context.document.getRangeForJsonPath(path, false);
+  if (typeof input !== 'string' || range === undefined || range.start.line !== range.end.line) return undefined;
+  const line = input.split('\n')[range.start.line];
+  return line?.slice(range.start.character, range.end.character);
+}

@@ -1,5 +1,5 @@
 import { conformantDocument } from '../fixtures/conformant.js';
-import { findingsOf, summary } from '../harness.js';
+import { FIXTURES, findingsOf, summary } from '../harness.js';
 
 const CODE = '/core/semver';
 
@@ -15,7 +15,14 @@ test('a number is not a version string', async () => {
   const doc = conformantDocument();
   doc.info.version = 1;
   expect(summary(await findingsOf(CODE, doc))).toEqual([
-    ['error', 'info.version', 'API version is not SemVer 2.0.0: 1. Use major.minor.patch, for example 1.0.0.'],
+    ['error', 'info.version', 'API version is not SemVer 2.0.0: 1 (a number). Use major.minor.patch, for example 1.0.0.'],
+  ]);
+});
+
+test.each([['1.10', '1.1'], ['1.0', '1'], ['2.50', '2.5']])('an unquoted YAML version %s is shown as written, and as the number it is read as', async (written, read) => {
+  const yaml = `openapi: 3.0.3\ninfo:\n  title: Monumenten\n  version: ${written}\npaths: {}\n`;
+  expect(summary(await findingsOf(CODE, yaml, `${FIXTURES}/inline.yaml`))).toEqual([
+    ['error', 'info.version', `API version is not SemVer 2.0.0: ${written} (a number, read as ${read}). Use major.minor.patch, for example 1.0.0.`],
   ]);
 });
 
