@@ -7,11 +7,11 @@ const SIGNATURE_HEADERS_GIVEN = [RESPONSE_HEADERS_GIVEN, '$.components.headers',
 
 export const signingRules: Record<string, NlgovRule> = {
   '/signing/payload': rule('/signing/payload', {
-    description: 'Payload-Signature is declared as a string of format jws-compact-detached, with detached compact JWS examples.',
+    description: 'Payload-Signature is declared as a string of format jws-compact-detached, with detached compact JWS examples, and the signed exchange also declares Digest.',
     severity: 'error',
     formats: [oas3],
     given: SIGNATURE_HEADERS_GIVEN,
-    then: { function: signatureHeader, functionOptions: { header: 'Payload-Signature', requireDigest: false } },
+    then: { function: signatureHeader, functionOptions: { header: 'Payload-Signature', requireDigest: true } },
   }),
   '/signing/message': rule('/signing/message', {
     description: 'Message-Signature is declared like Payload-Signature, and the signed exchange also declares Digest.',
