@@ -8,7 +8,7 @@ import { declaredValues } from '../lib/declared-values.js';
 
 export interface SignatureHeaderOptions {
   header: string;
-  /** A message signature covers the Digest header, so the exchange must declare it too. */
+  /** The signature covers the Digest header (payload and message signatures both sign it), so the exchange must declare it too. */
   requireDigest: boolean;
 }
 
