@@ -1,5 +1,6 @@
 import { isExtensionKey, ruleFunction } from '../lib/rule-function.js';
 import { isObject } from '../lib/json.js';
+import { isUnresolvedReference } from '../lib/openapi.js';
 
 const KEBAB_SEGMENT = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 const VARIABLE_SEGMENT = /^\{[^{}]+\}$/;
@@ -10,7 +11,8 @@ const DOCUMENTATION_PATHS = new Set(['/openapi.json', '/openapi.yaml']);
  * /core/no-trailing-slash's finding, so it is ignored here: one problem, one finding.
  */
 export default ruleFunction<null>({ input: null, options: null }, (paths) => {
-  if (!isObject(paths)) return [];
+  // `paths: {$ref: ...}` that did not resolve holds no path: /core/doc-openapi reports the reference.
+  if (!isObject(paths) || isUnresolvedReference(paths)) return [];
   return Object.keys(paths)
     .filter((pathKey) => !isExtensionKey(pathKey) && !DOCUMENTATION_PATHS.has(pathKey.replace(/\/+$/, '')))
     .flatMap((pathKey) => {

@@ -2,6 +2,7 @@ import { isExtensionKey, ruleFunction } from '../lib/rule-function.js';
 import type { RulesetFunctionContext } from '@stoplight/spectral-core';
 import { isObject, valueAt, type JsonPath } from '../lib/json.js';
 import { resolvedDocument } from '../lib/inventory.js';
+import { isUnresolvedReference } from '../lib/openapi.js';
 import { pascalCaseOf } from '../lib/words.js';
 
 export interface KeyPatternOptions {
@@ -73,7 +74,9 @@ function judgedMap(node: unknown, member: string | undefined, context: RulesetFu
   const reference = typeof node.$ref === 'string' ? { value: node.$ref, path: ['$ref'] } : referenceOf(node[member], [member, '$ref']);
   if (reference === undefined) return isObject(node[member]) ? { keys: Object.keys(node[member]), pathOf: (key) => [member, key] } : undefined;
   const resolved = valueAt(resolvedDocument(context), [...context.path, member]);
-  return isObject(resolved) ? { keys: Object.keys(resolved), pathOf: () => reference.path, through: reference.value } : undefined;
+  // A `$ref` that did not resolve is still a reference, not a map with a key `$ref`: /core/doc-openapi reports it.
+  if (!isObject(resolved) || isUnresolvedReference(resolved)) return undefined;
+  return { keys: Object.keys(resolved), pathOf: () => reference.path, through: reference.value };
 }
 
 function referenceOf(value: unknown, path: JsonPath): { value: string; path: JsonPath } | undefined {

@@ -185,7 +185,9 @@ function remainingReferences(document: JsonObject): Array<[string, JsonPath]> {
       continue;
     }
     const record = node as JsonObject;
-    if (role !== 'names' && typeof record.$ref === 'string') found.push([record.$ref, pathOf(place)]);
+    // Also in a map of names: a `$ref` in place of the whole map (`schemas: {$ref: ./schemas.yaml}`)
+    // is a reference; a property named `$ref` would have a schema, not a string.
+    if (typeof record.$ref === 'string') found.push([record.$ref, pathOf(place)]);
     for (const key of Object.keys(record)) pushChildren(stack, key, record[key], place, role, seen);
   }
   return found;

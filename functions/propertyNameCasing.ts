@@ -3,6 +3,7 @@ import { ruleFunction } from '../lib/rule-function.js';
 import type { JsonPath } from '@stoplight/types';
 import { isObject, valueAt } from '../lib/json.js';
 import { walkDocumentSchemas } from '../lib/schema-walk.js';
+import { isUnresolvedReference } from '../lib/openapi.js';
 
 /** lowerCamelCase; a leading underscore marks HAL's reserved `_links` and `_embedded`. */
 const PROPERTY_NAME = /^_?[a-z][a-zA-Z0-9]*$/;
@@ -14,7 +15,8 @@ const PROPERTY_NAME = /^_?[a-z][a-zA-Z0-9]*$/;
 export default ruleFunction<null>({ input: null, options: null }, (document, _options, context) => {
   const results: IFunctionResult[] = [];
   walkDocumentSchemas(document, (schema, path) => {
-    if (!isObject(schema.properties)) return;
+    // A `$ref` in place of the map that did not resolve names no property: /core/doc-openapi reports it.
+    if (!isObject(schema.properties) || isUnresolvedReference(schema.properties)) return;
     for (const name of Object.keys(schema.properties)) {
       if (PROPERTY_NAME.test(name)) continue;
       results.push({ message: `Property name is not lowerCamelCase: ${name}. Rename it in lowerCamelCase.`, path: propertyPath(context, [...path, 'properties'], name) });

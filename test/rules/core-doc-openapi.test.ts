@@ -187,3 +187,18 @@ test('x-webhooks at the root holds path items, as the schema rules read it: a br
     ['error', 'x-webhooks.monumentGewijzigd.post.requestBody.content.application/json.schema.$ref', 'Reference does not resolve: #/components/schemas/Bestaatniet. Point the $ref at an existing definition.'],
   ]);
 });
+
+test('a broken $ref in place of a whole map (schemas, paths, properties, x-webhooks) is reported, and no rule takes $ref for a name', async () => {
+  const doc = conformantDocument();
+  doc.components.schemas = { $ref: './ontbreekt.yaml' };
+  doc.paths = { $ref: './paden-ontbreken.yaml' };
+  doc['x-webhooks'] = { $ref: './webhooks-ontbreken.yaml' };
+  doc.components.responses = { Lijst: { description: 'Lijst.', content: { 'application/json': { schema: { type: 'object', properties: { $ref: '#/components/schemas/Bestaatniet' } } } } } };
+  const ours = (await lint(doc)).filter((finding) => finding.path.endsWith('$ref') && !['invalid-ref', 'oas3-schema'].includes(finding.code));
+  expect(ours.map((finding) => [finding.code, finding.path, finding.message])).toEqual([
+    [CODE, 'paths.$ref', 'Reference does not resolve: ./paden-ontbreken.yaml. Point the $ref at an existing definition.'],
+    [CODE, 'components.responses.Lijst.content.application/json.schema.properties.$ref', 'Reference does not resolve: #/components/schemas/Bestaatniet. Point the $ref at an existing definition.'],
+    [CODE, 'components.schemas.$ref', 'Reference does not resolve: ./ontbreekt.yaml. Point the $ref at an existing definition.'],
+    [CODE, 'x-webhooks.$ref', 'Reference does not resolve: ./webhooks-ontbreken.yaml. Point the $ref at an existing definition.'],
+  ]);
+});
