@@ -1,4 +1,5 @@
 import type { JsonPath } from '@stoplight/types';
+import { dirname, join, normalize, stripRoot } from '@stoplight/path';
 import { isObject } from './json.js';
 
 /** A `$ref` as it is written: the file it stands in (as Spectral names it), where, and its value. */
@@ -98,8 +99,11 @@ function documentOf(files: DescriptionFiles, name: string): { name: string; data
 
 /**
  * The name of the file a `$ref` points into, as the resolver names it: a URL resolved against a
- * URL, a file path joined to the directory of the file it is written in. Percent escapes in a
- * file path are kept, as the resolver keeps them (it looks for `x%20y.yaml` literally).
+ * URL; a file path joined to the directory of the file it is written in, with @stoplight/path,
+ * which the resolver and Spectral name files with (`sub//a.yaml` and `sub/./a.yaml` are
+ * `sub/a.yaml`; a path starting with `/` is joined too, as the resolver joins every path
+ * without a scheme). Percent escapes in a file path are kept, as the resolver keeps them (it
+ * looks for `x%20y.yaml` literally).
  */
 function targetFileName(filePart: string, writtenIn: string): string {
   if (filePart === '') return writtenIn;
@@ -111,18 +115,7 @@ function targetFileName(filePart: string, writtenIn: string): string {
       return filePart;
     }
   }
-  const joined = filePart.startsWith('/') ? filePart : `${writtenIn.replace(/[^/\\]*$/, '')}${filePart}`;
-  return normalizedFilePath(joined.replace(/\\/g, '/'));
-}
-
-function normalizedFilePath(path: string): string {
-  const parts: string[] = [];
-  for (const part of path.split('/')) {
-    if (part === '.') continue;
-    if (part === '..' && parts.length > 1) parts.pop();
-    else if (part !== '..') parts.push(part);
-  }
-  return parts.join('/');
+  return normalize(join(dirname(writtenIn), stripRoot(filePart)));
 }
 
 /** The segments of a URI-fragment JSON pointer, or undefined when it is no pointer. */

@@ -202,3 +202,12 @@ test('a broken $ref in place of a whole map (schemas, paths, properties, x-webho
     [CODE, 'x-webhooks.$ref', 'Reference does not resolve: ./webhooks-ontbreken.yaml. Point the $ref at an existing definition.'],
   ]);
 });
+
+test('a file named with empty or dot segments (sub//boom.yaml, ./../sub/./boom.yaml) is the file the resolver read: its circular $refs stay valid beside a broken one', async () => {
+  const doc = conformantDocument();
+  doc.components.schemas.Monument.properties.boom = { $ref: './sub//boom.yaml#/Boom' };
+  doc.paths['/monumenten'].get.responses['404'] = { $ref: '#/components/responses/Bestaatniet' };
+  expect(summary(await findingsOf(CODE, doc))).toEqual([
+    ['error', 'paths./monumenten.get.responses.404.$ref', 'Reference does not resolve: #/components/responses/Bestaatniet. Point the $ref at an existing definition.'],
+  ]);
+});
