@@ -13,7 +13,7 @@ const FLOW_URL_FIELDS = ['authorizationUrl', 'tokenUrl', 'refreshUrl'] as const;
 export default ruleFunction<null>({ input: null, options: null }, (target, _options, context) => {
   if (!isObject(target)) return [];
   // A callback's server is the client's, which the API calls: the advice is about those calls.
-  const advice = context.path.includes('callbacks') ? 'Send callbacks over TLS only (https)' : 'Serve the API and its OAuth endpoints over TLS only (https)';
+  const advice = isUnderCallback(context.path) ? 'Send callbacks over TLS only (https)' : 'Serve the API and its OAuth endpoints over TLS only (https)';
   const urls: Array<[string, JsonPath]> = [];
   const serverUrl = expandServerUrl(target);
   if (serverUrl !== undefined) urls.push([serverUrl, ['url']]);
@@ -27,6 +27,14 @@ export default ruleFunction<null>({ input: null, options: null }, (target, _opti
   }
   return urls.flatMap(([url, path]) => insecure(url, path, advice));
 });
+
+/**
+ * Whether a path runs through the `callbacks` of an operation or of `components`, by position:
+ * a scheme, link or path named `callbacks` is no callback.
+ */
+function isUnderCallback(path: JsonPath): boolean {
+  return (path[0] === 'paths' && path[3] === 'callbacks') || (path[0] === 'components' && path[1] === 'callbacks');
+}
 
 /** `http://host:99999/v1` is no valid URL, but its scheme is plain to see: read it as written. */
 const WRITTEN_SCHEME_AND_HOST = /^([a-z][a-z0-9+.-]*:)(?:\/\/([^/?#]*))?/i;

@@ -68,3 +68,16 @@ test('the server of a Link Object and the servers of callbacks are URLs too', as
     ['error', 'components.links.Monument.server.url', 'URL does not use https: http://links.example.nl/v1. Serve the API and its OAuth endpoints over TLS only (https).'],
   ]);
 });
+
+test('a security scheme, link or path named callbacks gets the advice for the API, not for callbacks', async () => {
+  const doc = conformantDocument();
+  doc.components.securitySchemes = { callbacks: { type: 'openIdConnect', openIdConnectUrl: 'http://auth.example.nl/.well-known/openid-configuration' } };
+  doc.components.links = { callbacks: { operationId: 'getMonument', server: { url: 'http://links.example.nl/v1' } } };
+  doc.paths['/callbacks'] = { servers: [{ url: 'http://api.example.nl/v1' }], get: doc.paths['/monumenten'].get };
+  const advice = 'Serve the API and its OAuth endpoints over TLS only (https).';
+  expect(summary(await findingsOf(CODE, doc)).map(([, path, message]) => [path, message.endsWith(advice)])).toEqual([
+    ['paths./callbacks.servers.0.url', true],
+    ['components.securitySchemes.callbacks.openIdConnectUrl', true],
+    ['components.links.callbacks.server.url', true],
+  ]);
+});
