@@ -23,11 +23,12 @@ export default ruleFunction<null>({ input: null, options: null }, (responses, _o
     for (const [mediaType, media] of entries(response.content)) {
       if (!isJsonMediaType(mediaType) || !isObject(media) || !isObject(media.schema)) continue;
       const schemaPath = [status, 'content', mediaType, 'schema'];
+      // A missing parent is met again by each chain through it: one finding per field and place.
       const reported = new Set<string>();
-      for (const chain of REQUIRED_CHAINS) {
-        const gap = missingAlong(media.schema, schemaPath, chain);
-        if (gap === undefined || reported.has(gap.missing)) continue;
-        reported.add(gap.missing);
+      for (const gap of REQUIRED_CHAINS.flatMap((chain) => missingAlong(media.schema, schemaPath, chain))) {
+        const key = `${gap.missing}\u0000${gap.at.join('\u0000')}`;
+        if (reported.has(key)) continue;
+        reported.add(key);
         results.push({
           message: `Global search result lacks a required field: ${gap.missing}. Return currentPage, nextPage, pageSize and _embedded.items[] with type and _links.self.href.`,
           path: gap.at,

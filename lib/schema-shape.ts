@@ -73,34 +73,65 @@ type Conjunction = Part[];
 /** More alternatives than a description needs; a bound against combinatorial schemas. */
 const MAX_ALTERNATIVES = 64;
 
-/** Every way to pick one alternative of each list, joined; bounded. */
+/**
+ * Every way to pick one alternative of each list, joined; bounded. A schema already in the
+ * conjunction is not added again (at a second path): `allOf: [S, S]` is S once, so that shared
+ * parts do not double the conjunction at every level.
+ */
 function combined(lists: Conjunction[][]): Conjunction[] {
   return lists.reduce<Conjunction[]>(
-    (sofar, choices) => sofar.flatMap((left) => choices.map((right) => [...left, ...right])).slice(0, MAX_ALTERNATIVES),
+    (sofar, choices) => sofar.flatMap((left) => choices.map((right) => joined(left, right))).slice(0, MAX_ALTERNATIVES),
     [[]],
   );
 }
+
+function joined(left: Conjunction, right: Conjunction): Conjunction {
+  const present = new Set(left.map(([schema]) => schema));
+  return [...left, ...right.filter(([schema]) => !present.has(schema))];
+}
+
+/** Alternatives of each schema, paths relative to it; kept only when no cycle cut them short. */
+type AlternativesCache = Map<object, Conjunction[]>;
 
 /**
  * The ways a value can satisfy the given schemas at once, each a conjunction of schemas: `allOf`
  * parts join, a `oneOf`/`anyOf` gives one alternative per branch. A schema that includes itself
  * adds nothing where it comes back.
  */
-function alternativesOf(parts: Part[], onPath = new Set<object>()): Conjunction[] {
-  return combined(parts.map(([schema, path]) => alternativesOfSchema(schema, path, onPath)));
+function alternativesOf(parts: Part[], cache: AlternativesCache): Conjunction[] {
+  return combined(parts.map(([schema, path]) => prefixedAlternatives(alternativesOfSchema(schema, new Set(), cache).alternatives, path)));
 }
 
-function alternativesOfSchema(schema: unknown, path: JsonPath, onPath: Set<object>): Conjunction[] {
-  if (!isObject(schema) || onPath.has(schema)) return [[]];
+function prefixedAlternatives(alternatives: Conjunction[], prefix: JsonPath): Conjunction[] {
+  return alternatives.map((conjunction) => conjunction.map(([schema, path]): Part => [schema, [...prefix, ...path]]));
+}
+
+/**
+ * A schema's alternatives, computed once per schema object (a schema shared at many places, or
+ * at every level of `S_n: {allOf: [S_n-1, S_n-1]}`, would otherwise be expanded once per route).
+ */
+function alternativesOfSchema(schema: unknown, onPath: Set<object>, cache: AlternativesCache): { alternatives: Conjunction[]; complete: boolean } {
+  if (!isObject(schema)) return { alternatives: [[]], complete: true };
+  const cached = cache.get(schema);
+  if (cached !== undefined) return { alternatives: cached, complete: true };
+  if (onPath.has(schema)) return { alternatives: [[]], complete: false };
   onPath.add(schema);
-  const lists: Conjunction[][] = [[[[schema, path]]]];
-  asArray(schema.allOf).forEach((part, index) => lists.push(alternativesOfSchema(part, [...path, 'allOf', index], onPath)));
+  let complete = true;
+  const below = (child: unknown, prefix: JsonPath): Conjunction[] => {
+    const result = alternativesOfSchema(child, onPath, cache);
+    complete &&= result.complete;
+    return prefixedAlternatives(result.alternatives, prefix);
+  };
+  const lists: Conjunction[][] = [[[[schema, []]]]];
+  asArray(schema.allOf).forEach((part, index) => lists.push(below(part, ['allOf', index])));
   for (const keyword of ['oneOf', 'anyOf'] as const) {
-    const branches = asArray(schema[keyword]).flatMap((branch, index) => alternativesOfSchema(branch, [...path, keyword, index], onPath));
+    const branches = asArray(schema[keyword]).flatMap((branch, index) => below(branch, [keyword, index]));
     if (branches.length > 0) lists.push(branches);
   }
   onPath.delete(schema);
-  return combined(lists);
+  const alternatives = combined(lists);
+  if (complete) cache.set(schema, alternatives);
+  return { alternatives, complete };
 }
 
 /** Every declaration of a property in a conjunction: a value must satisfy them all. */
@@ -115,43 +146,81 @@ function itemsOf(conjunction: Conjunction): Part[] {
   return conjunction.flatMap(([schema, path]): Part[] => (isObject(schema) && isObject(schema.items) ? [[schema.items, [...path, 'items']]] : []));
 }
 
+export interface Gap {
+  /** The chain up to the step that is missing (`_embedded.items[]._links`). */
+  missing: string;
+  /** The schema that should declare it. */
+  at: JsonPath;
+}
+
 /**
  * Follows a dotted chain of properties (`_links.self.href`); `[]` steps into array items. What
  * one `allOf` part declares is declared (one part may make a property an array, another give
  * its `items`). A `oneOf`/`anyOf` is followed branch by branch: every branch must declare the
- * rest of the chain, and the first gap is reported at the schema of the alternative that has it.
+ * rest of the chain, and each alternative's first gap is returned, at the schema of the
+ * alternative that has it; alternatives without a gap go on.
  */
-export function missingAlong(schema: unknown, path: JsonPath, chain: string[]): { missing: string; at: JsonPath } | undefined {
-  let alternatives = alternativesOf([[schema, path]]);
+export function missingAlong(schema: unknown, path: JsonPath, chain: string[]): Gap[] {
+  const cache: AlternativesCache = new Map();
+  let alternatives = alternativesOf([[schema, path]], cache);
+  const gaps: Gap[] = [];
   const walked: string[] = [];
   for (const step of chain) {
     const isArray = step.endsWith('[]');
     const name = isArray ? step.slice(0, -2) : step;
     walked.push(step);
     const next: Conjunction[] = [];
-    const declaredSomewhere = alternatives.some((conjunction) => declarationsOf(conjunction, name).length > 0);
+    const declaring = alternatives.filter((conjunction) => declarationsOf(conjunction, name).length > 0);
     for (const conjunction of alternatives) {
       const declarations = declarationsOf(conjunction, name);
       const first = declarations[0];
-      if (first === undefined) return { missing: walked.join('.'), at: gapPlace(conjunction, declaredSomewhere) ?? path };
-      const values = isArray ? alternativesOf(declarations) : [];
-      const items = isArray ? values.map(itemsOf) : [];
-      if (isArray && (items.length === 0 || items.some((parts) => parts.length === 0))) return { missing: `${walked.join('.')} (array items)`, at: first[1] };
-      next.push(...(isArray ? items.flatMap((parts) => alternativesOf(parts)) : alternativesOf(declarations)));
+      if (first === undefined) {
+        gaps.push({ missing: walked.join('.'), at: gapPlace(conjunction, declaring) ?? path });
+        continue;
+      }
+      if (!isArray) {
+        next.push(...alternativesOf(declarations, cache));
+        continue;
+      }
+      const items = alternativesOf(declarations, cache).map(itemsOf);
+      if (items.length === 0 || items.some((parts) => parts.length === 0)) gaps.push({ missing: `${walked.join('.')} (array items)`, at: first[1] });
+      else next.push(...items.flatMap((parts) => alternativesOf(parts, cache)));
     }
     alternatives = next.slice(0, MAX_ALTERNATIVES);
   }
-  return undefined;
+  return gaps;
+}
+
+const pathKey = (path: JsonPath): string => path.map(String).join('\u0000');
+
+/** The `oneOf`/`anyOf` a part is a branch of (its path without the branch index), if it is one. */
+function choiceOf(path: JsonPath, root: JsonPath): string | undefined {
+  const keyword = path[path.length - 2];
+  return path.length > root.length && (keyword === 'oneOf' || keyword === 'anyOf') ? pathKey(path.slice(0, -1)) : undefined;
+}
+
+/** The branches a conjunction takes, outside one `oneOf`/`anyOf` (and what lies below it). */
+function choicesOutside(conjunction: Conjunction, root: JsonPath, choice: string): string {
+  return conjunction
+    .filter(([, path]) => choiceOf(path, root) !== undefined && !pathKey(path).startsWith(`${choice}\u0000`))
+    .map(([, path]) => pathKey(path))
+    .sort()
+    .join('\u0001');
 }
 
 /**
- * Where a conjunction lacks a property: at its first schema, or, when other alternatives do
- * declare it, at the `oneOf`/`anyOf` branch that makes this alternative.
+ * Where a conjunction lacks a property: at the `oneOf`/`anyOf` branch whose sibling, taken
+ * instead with every other choice kept, would declare it (the deepest such branch); when no
+ * single branch is to blame, or no alternative declares it, at the conjunction's first schema.
  */
-function gapPlace(conjunction: Conjunction, declaredSomewhere: boolean): JsonPath | undefined {
+function gapPlace(conjunction: Conjunction, declaring: Conjunction[]): JsonPath | undefined {
   const root = conjunction[0]?.[1];
-  if (root === undefined || !declaredSomewhere) return root;
-  const isBranch = (path: JsonPath) => path.length > root.length && (path[path.length - 2] === 'oneOf' || path[path.length - 2] === 'anyOf');
-  const branch = [...conjunction].reverse().find(([, path]) => isBranch(path));
-  return branch?.[1] ?? root;
+  if (root === undefined || declaring.length === 0) return root;
+  for (const [, path] of [...conjunction].reverse()) {
+    const choice = choiceOf(path, root);
+    if (choice === undefined) continue;
+    const others = choicesOutside(conjunction, root, choice);
+    if (declaring.some((alternative) => choicesOutside(alternative, root, choice) === others)) return path;
+  }
+  return root;
 }

@@ -159,3 +159,47 @@ test('a oneOf is followed branch by branch: a branch that lacks a field is repor
     ['warn', 'components.schemas.AnderLid', `Global search result lacks a required field: _embedded.items[].type. ${ADVICE}`],
   ]);
 });
+
+test('a gap in one oneOf branch does not hide another branch\'s gap further down', async () => {
+  const doc = withSearchResult({ oneOf: [{ $ref: '#/components/schemas/ZonderEmbedded' }, { $ref: '#/components/schemas/ZonderLinks' }] });
+  doc.components.schemas.ZonderEmbedded = paging;
+  doc.components.schemas.ZonderLinks = { allOf: [paging, embedded({ type: 'array', items: { type: 'object', properties: { type: { type: 'string' } } } })] };
+  const expected = [
+    ['warn', 'components.schemas.ZonderEmbedded', `Global search result lacks a required field: _embedded. ${ADVICE}`],
+    ['warn', 'components.schemas.ZonderLinks.allOf.1.properties._embedded.properties.items.items', `Global search result lacks a required field: _embedded.items[]._links. ${ADVICE}`],
+  ];
+  expect(summary(await findingsOf(CODE, doc))).toEqual(expected);
+  doc.components.schemas.Zoekresultaat.oneOf.reverse();
+  expect(summary(await findingsOf(CODE, doc))).toEqual(expected);
+});
+
+test('with two oneOfs side by side, a gap is reported at the branch that lacks the field, not at a complete one of the other oneOf', async () => {
+  const results = embedded({ type: 'array', items: item });
+  const doc = withSearchResult({
+    allOf: [
+      { oneOf: [{ $ref: '#/components/schemas/Paginering' }, { $ref: '#/components/schemas/PagineringZonderCurrent' }] },
+      { oneOf: [{ $ref: '#/components/schemas/Resultaten' }, { $ref: '#/components/schemas/Resultaten2' }] },
+    ],
+  });
+  Object.assign(doc.components.schemas, {
+    Paginering: paging,
+    PagineringZonderCurrent: { type: 'object', properties: { nextPage: { type: 'integer' }, pageSize: { type: 'integer' } } },
+    Resultaten: results,
+    Resultaten2: structuredClone(results),
+  });
+  expect(summary(await findingsOf(CODE, doc))).toEqual([
+    ['warn', 'components.schemas.PagineringZonderCurrent', `Global search result lacks a required field: currentPage. ${ADVICE}`],
+  ]);
+});
+
+test('a schema that names a shared schema twice, at every level of 40, is judged in linear time (it doubled per level)', async () => {
+  const doc = withSearchResult({ $ref: '#/components/schemas/Niveau40' });
+  doc.components.schemas.Niveau0 = paging;
+  for (let level = 1; level <= 40; level += 1) {
+    const below = { $ref: `#/components/schemas/Niveau${level - 1}` };
+    doc.components.schemas[`Niveau${level}`] = level % 2 === 0 ? { allOf: [below, below] } : { oneOf: [below, below] };
+  }
+  expect(summary(await findingsOf(CODE, doc))).toEqual([
+    ['warn', 'components.schemas.Niveau40', `Global search result lacks a required field: _embedded. ${ADVICE}`],
+  ]);
+});
