@@ -209,6 +209,13 @@ interface Walk {
    * schema: ajv adds the error and still applies the keywords of no type.
    */
   inBranch: boolean;
+  /** What each shared schema said of a value at a place: see {@link validateShared}. */
+  shared: Map<JsonObject, Map<unknown, Map<string, SharedOutcome>>>;
+}
+
+interface SharedOutcome {
+  valid: boolean;
+  errors: ExampleError[];
 }
 
 /**
@@ -217,7 +224,7 @@ interface Walk {
  * whose shared schemas it accepted too, and which pass the meta-schema.
  */
 export function validationErrors(schema: JsonObject, data: unknown, env: PrecheckEnv): ExampleError[] {
-  const walk: Walk = { env, path: [], errors: [], inBranch: false };
+  const walk: Walk = { env, path: [], errors: [], inBranch: false, shared: new Map() };
   validate(schema, data, walk);
   return walk.errors;
 }
@@ -226,7 +233,7 @@ function validate(schema: JsonObject, data: unknown, walk: Walk): boolean {
   if (typeof schema.$ref === 'string') {
     // An id ajv does not know makes it fail to compile, which spectral leaves unreported.
     const shared = walk.env.shared(schema.$ref);
-    return shared === undefined || validate(shared, data, walk.inBranch ? { ...walk, inBranch: false } : walk);
+    return shared === undefined || validateShared(shared, data, walk);
   }
   const types = schemaTypes(schema);
   const typeFirst = types.length > 0 && !(types.length === 1 && usesAny(schema, GROUP_KEYWORDS.get(types[0] as string)));
@@ -246,6 +253,38 @@ function validate(schema: JsonObject, data: unknown, walk: Walk): boolean {
     }
   }
   return true;
+}
+
+/**
+ * Past this many errors for one value, an error given again by a shared schema's kept outcome is
+ * not added a second time. ajv would list it once per route (an anyOf or oneOf of the same schema
+ * twice, level under level, doubles the list each level); the findings are the same, as Spectral
+ * keeps one of identical findings, and the list stays as long as its distinct errors.
+ */
+const MAX_REPEATED_ERRORS = 1000;
+
+/**
+ * A shared schema is its own function in ajv's code, outside any branch, and it says the same of
+ * the same value at the same place: its outcome is kept and given again. Without that, a schema
+ * that names a shared schema twice (`S2: {allOf: [S1, S1]}`, and S1 likewise, down many levels)
+ * would be applied once per route through it, twice as often at every level.
+ */
+function validateShared(shared: JsonObject, data: unknown, walk: Walk): boolean {
+  const place = pointerOf(walk.path);
+  const byData = walk.shared.get(shared) ?? new Map<unknown, Map<string, SharedOutcome>>();
+  walk.shared.set(shared, byData);
+  const byPlace = byData.get(data) ?? new Map<string, SharedOutcome>();
+  byData.set(data, byPlace);
+  const known = byPlace.get(place);
+  if (known !== undefined) {
+    const repeatsOnly = walk.errors.length + known.errors.length > MAX_REPEATED_ERRORS;
+    for (const error of known.errors) if (!repeatsOnly || !walk.errors.includes(error)) walk.errors.push(error);
+    return known.valid;
+  }
+  const before = walk.errors.length;
+  const valid = validate(shared, data, walk.inBranch ? { ...walk, inBranch: false } : walk);
+  byPlace.set(place, { valid, errors: walk.errors.slice(before) });
+  return valid;
 }
 
 /** ajv's getSchemaTypes: the listed types, with null added by `nullable: true`. */

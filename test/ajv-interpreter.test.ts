@@ -149,3 +149,37 @@ test('annotations and extensions are ignored, as ajv ignores them', () => {
   expect(findingsOf(schema).understood).toBe(true);
   expect(accepts(schema, 'text')).toBe(true);
 });
+
+/** `Niveau<n>` names `Niveau<n-1>` twice, through allOf, anyOf and oneOf in turn, down to a plain object schema. */
+function sharedLadder(levels: number): { ids: string[]; schemas: Map<string, Record<string, unknown>> } {
+  const schemas = new Map<string, Record<string, unknown>>();
+  const id = (level: number) => `#/components/schemas/Niveau${level}`;
+  schemas.set(id(0), { type: 'object', required: ['pagina'], properties: { pagina: { type: 'integer', minimum: 1 } } });
+  for (let level = 1; level <= levels; level += 1) {
+    const below = { $ref: id(level - 1) };
+    schemas.set(id(level), { [['allOf', 'anyOf', 'oneOf'][level % 3] as string]: [below, below] });
+  }
+  return { ids: [...schemas.keys()], schemas };
+}
+
+test('a shared schema named twice at every level gives ajv\'s errors, each applied once per value and place', () => {
+  const { ids, schemas } = sharedLadder(12);
+  const ladderAjv = createAjv();
+  for (const [id, schema] of schemas) ladderAjv.addSchema(clone(schema as Json) as object, id);
+  const ladderEnv: PrecheckEnv = { shared: (id) => schemas.get(id), formats: ladderAjv.formats as Record<string, unknown> };
+  for (const level of [1, 2, 3, 4, 12]) {
+    const root = { $ref: ids[level] as string };
+    for (const value of [{ pagina: 2 }, { pagina: 0 }, { pagina: 'een' }, {}, [{ pagina: 1 }]]) {
+      const validate = ladderAjv.getSchema(ids[level] as string)!;
+      const expected = validate(value) ? [] : essentials(validate.errors ?? []);
+      expect([level, value, essentials(validationErrors(root, value, ladderEnv))]).toEqual([level, value, expected]);
+    }
+  }
+});
+
+test('40 levels of a shared schema named twice are judged at once (2^40 applications before)', () => {
+  const { ids, schemas } = sharedLadder(40);
+  const ladderEnv: PrecheckEnv = { shared: (id) => schemas.get(id), formats: env.formats };
+  const errors = validationErrors({ $ref: ids[40] as string }, { pagina: 0 }, ladderEnv);
+  expect(errors.map((error) => [error.keyword, error.instancePath]).slice(0, 1)).toEqual([['minimum', '/pagina']]);
+});
