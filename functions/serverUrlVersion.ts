@@ -17,12 +17,15 @@ export default ruleFunction<null>({ input: null, options: null }, (server, _opti
   if (!isObject(server) || typeof server.url !== 'string') return [];
   const parsed = parseServerUrl(server);
   const version = strictSemver(asObject(asObject(context.document.data).info).version);
-  // The advice names the major the description declares, where it declares one.
-  const major = `/v${version?.major ?? 1}`;
+  const anotherApi = linksToAnotherDescription(context);
+  // The advice names the major the description declares, where it declares one; for another
+  // API's server, the major its URL already carries.
+  const major = anotherApi ? undefined : `/v${version?.major ?? 1}`;
   if (parsed === undefined) return [{ message: `Server URL cannot be parsed: ${server.url}. Give a valid URL.`, path: ['url'] }];
   const detailed = parsed.segments.filter((segment) => DETAILED_VERSION_SEGMENT.test(segment));
   if (detailed.length > 0) {
-    return [{ message: `Server URL carries more than the major version: ${parsed.expanded}. Put only /v<major> in the URL, for example ${major}.`, path: ['url'] }];
+    const example = major ?? `/v${Number(/\d+/.exec(detailed[0] as string)?.[0])}`;
+    return [{ message: `Server URL carries more than the major version: ${parsed.expanded}. Put only /v<major> in the URL, for example ${example}.`, path: ['url'] }];
   }
   const padded = parsed.segments.find((segment) => ZERO_PADDED_MAJOR.test(segment));
   if (padded !== undefined) {
@@ -31,9 +34,9 @@ export default ruleFunction<null>({ input: null, options: null }, (server, _opti
   const majors = parsed.segments.filter((segment) => MAJOR_SEGMENT.test(segment));
   if (majors.length !== 1) {
     const problem = majors.length === 0 ? 'has no /v<major> segment' : 'has more than one /v<major> segment';
-    return [{ message: `Server URL ${problem}: ${parsed.expanded}. Put the major version in the path once, for example https://api.example.nl${major}.`, path: ['url'] }];
+    return [{ message: `Server URL ${problem}: ${parsed.expanded}. Put the major version in the path once, for example https://api.example.nl${major ?? '/v<major>'}.`, path: ['url'] }];
   }
-  return linksToAnotherDescription(context) ? [] : majorMismatch(majors[0] as string, parsed.expanded, version);
+  return anotherApi ? [] : majorMismatch(majors[0] as string, parsed.expanded, version);
 });
 
 /**

@@ -76,7 +76,17 @@ test('a Link Object into another description points at another API: its server n
   };
   doc.paths['/monumenten'].get.responses['200'].links = links;
   expect(summary(await findingsOf(CODE, doc))).toEqual([
-    ['error', 'paths./monumenten.get.responses.200.links.Kadaster.server.url', 'Server URL has no /v<major> segment: https://api.example.nl/kadaster. Put the major version in the path once, for example https://api.example.nl/v1.'],
+    ['error', 'paths./monumenten.get.responses.200.links.Kadaster.server.url', 'Server URL has no /v<major> segment: https://api.example.nl/kadaster. Put the major version in the path once, for example https://api.example.nl/v<major>.'],
     ['error', 'paths./monumenten.get.responses.200.links.Zelf.server.url', 'Server URL major version differs from info.version 1.0.0: https://api.example.nl/v3. Use /v1.'],
+  ]);
+});
+
+test('the advice for another API\'s server names its own major, not this API\'s', async () => {
+  const doc = conformantDocument();
+  doc.paths['/monumenten'].get.responses['200'].links = {
+    Eigenaar: { operationRef: 'https://api.example.nl/personen/v3/openapi.json#/paths/~1personen/get', server: { url: 'https://api.example.nl/personen/v3.1' } },
+  };
+  expect(summary(await findingsOf(CODE, doc))).toEqual([
+    ['error', 'paths./monumenten.get.responses.200.links.Eigenaar.server.url', 'Server URL carries more than the major version: https://api.example.nl/personen/v3.1. Put only /v<major> in the URL, for example /v3.'],
   ]);
 });
