@@ -4,6 +4,7 @@ import { ruleFunction } from '../lib/rule-function.js';
 import { entries, isObject, valueAt, type JsonObject } from '../lib/json.js';
 import { resolverErrors } from '../lib/inventory.js';
 import { followReference, type DescriptionFiles, type ReferenceOutcome, type WrittenReference } from '../lib/references.js';
+import { isUnresolvedReference } from '../lib/openapi.js';
 
 const SUPPORTED_VERSION = /^3\.0\.\d+$/;
 /** Data, not description: a `$ref` key inside these is not a reference. */
@@ -90,13 +91,21 @@ function findingsOf(outcome: ReferenceOutcome, start: WrittenReference, resolved
   const startPath = start.file === linted ? [...start.path, '$ref'] : resolvedPath.slice(0, -1);
   if (outcome.kind === 'loop') {
     const inLinted = outcome.members.filter((member) => member.file === linted);
-    const places = inLinted.length > 0 ? inLinted.map((member) => ({ member, path: [...member.path, '$ref'] })) : [{ member: outcome.members[0] as WrittenReference, path: startPath }];
-    return places.map(({ member, path }) => ({ message: `Reference loops without reaching a definition: ${loopFrom(outcome.members, member)}. Point one of these $refs at a definition.`, path }));
+    if (inLinted.length > 0) {
+      return inLinted.map((member) => ({ message: loopsWithout(loopFrom(outcome.members, member)), path: [...member.path, '$ref'] }));
+    }
+    // The loop lies in another file, which the message names beside the $ref that leads there.
+    const first = outcome.members[0] as WrittenReference;
+    return [{ message: loopsWithout(`${loopFrom(outcome.members, first)} (written in ${shownFile(first.file, linted)}, reached through ${start.value})`), path: startPath }];
   }
   const { broken } = outcome;
   if (broken.file === linted) return [{ message: notResolving(broken.value), path: [...broken.path, '$ref'] }];
   if (outcome.through.length === 0) return [{ message: notResolving(broken.value), path: startPath }];
   return [{ message: notResolving(`${broken.value} (written in ${shownFile(broken.file, linted)}, reached through ${start.value})`), path: startPath }];
+}
+
+function loopsWithout(what: string): string {
+  return `Reference loops without reaching a definition: ${what}. Point one of these $refs at a definition.`;
 }
 
 function notResolving(what: string): string {
@@ -129,7 +138,11 @@ const NAME_MAPS = new Set([
   'encoding', 'webhooks', 'scopes', 'mapping',
 ]);
 
-type Role = 'keywords' | 'names' | 'example';
+/** `link`: a Link Object, whose `parameters` and `requestBody` are values or runtime expressions. */
+type Role = 'keywords' | 'names' | 'example' | 'link';
+
+/** The members of a Link Object that hold data, not description. */
+const LINK_DATA = new Set(['parameters', 'requestBody']);
 
 /** Where a node stands: its key under its parent. The path is built only for a `$ref` found. */
 interface Place {
@@ -178,7 +191,11 @@ function remainingReferences(document: JsonObject): Array<[string, JsonPath]> {
   const stack: Visit[] = [{ node: document, place: ROOT, role: 'keywords' }];
   while (stack.length > 0) {
     const { node, place, role } = stack.pop() as Visit;
-    if (typeof node !== 'object' || node === null || seen.has(node)) continue;
+    if (typeof node !== 'object' || node === null) continue;
+    // A `$ref` left unresolved is met at every place that reaches it (a broken whole-file alias
+    // used by two responses): each place is followed, and reported where it leads.
+    if (seen.has(node) && !isUnresolvedReference(node)) continue;
+    const firstVisit = !seen.has(node);
     seen.add(node);
     if (Array.isArray(node)) {
       for (let index = 0; index < node.length; index += 1) pushUnseen(stack, node[index], placeBelow(place, index), 'keywords', seen);
@@ -188,21 +205,27 @@ function remainingReferences(document: JsonObject): Array<[string, JsonPath]> {
     // Also in a map of names: a `$ref` in place of the whole map (`schemas: {$ref: ./schemas.yaml}`)
     // is a reference; a property named `$ref` would have a schema, not a string.
     if (typeof record.$ref === 'string') found.push([record.$ref, pathOf(place)]);
+    if (!firstVisit) continue;
     for (const key of Object.keys(record)) pushChildren(stack, key, record[key], place, role, seen);
   }
   return found;
 }
 
+function isUnvisited(node: unknown, seen: WeakSet<object>): node is object {
+  return typeof node === 'object' && node !== null && (!seen.has(node) || isUnresolvedReference(node));
+}
+
 function pushUnseen(stack: Visit[], node: unknown, place: Place, role: Role, seen: WeakSet<object>): void {
-  if (typeof node === 'object' && node !== null && !seen.has(node)) stack.push({ node, place, role });
+  if (isUnvisited(node, seen)) stack.push({ node, place, role });
 }
 
 function pushChildren(stack: Visit[], key: string, child: unknown, place: Place, role: Role, seen: WeakSet<object>): void {
-  if (typeof child !== 'object' || child === null || seen.has(child)) return;
+  if (!isUnvisited(child, seen)) return;
   if (role === 'names') {
-    if (!isExtensionOf(place, key)) stack.push({ node: child, place: placeBelow(place, key), role: 'keywords' });
+    if (!isExtensionOf(place, key)) stack.push({ node: child, place: placeBelow(place, key), role: place.key === 'links' ? 'link' : 'keywords' });
     return;
   }
+  if (role === 'link' && LINK_DATA.has(key)) return;
   const isWebhooks = place.depth === 0 && key === X_WEBHOOKS;
   if (DATA_KEYWORDS.has(key) || (key.startsWith('x-') && !isWebhooks) || (role === 'example' && key === 'value')) return;
   const childPlace = placeBelow(place, key);

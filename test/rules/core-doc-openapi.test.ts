@@ -211,3 +211,32 @@ test('a file named with empty or dot segments (sub//boom.yaml, ./../sub/./boom.y
     ['error', 'paths./monumenten.get.responses.404.$ref', 'Reference does not resolve: #/components/responses/Bestaatniet. Point the $ref at an existing definition.'],
   ]);
 });
+
+test('a broken whole-file alias used by two responses is reported at each $ref that leads there', async () => {
+  const doc = conformantDocument();
+  const content = { 'application/json': { schema: { $ref: './alias-broken.yaml' } } };
+  Object.assign(doc.paths['/monumenten'].get.responses, { '206': { description: 'Deel', content }, '207': { description: 'Meer', content: structuredClone(content) } });
+  const message = 'Reference does not resolve: ./bestaat-niet.yaml (written in ./alias-broken.yaml, reached through ./alias-broken.yaml). Point the $ref at an existing definition.';
+  expect(summary(await findingsOf(CODE, doc))).toEqual([
+    ['error', 'paths./monumenten.get.responses.206.content.application/json.schema.$ref', message],
+    ['error', 'paths./monumenten.get.responses.207.content.application/json.schema.$ref', message],
+  ]);
+});
+
+test('a loop wholly inside another file is reported at the $ref that leads there, naming the file', async () => {
+  const doc = conformantDocument();
+  doc.paths['/monumenten'].get.responses['500'] = { $ref: './loop-elsewhere.yaml#/R1' };
+  expect(summary(await findingsOf(CODE, doc))).toEqual([
+    ['error', 'paths./monumenten.get.responses.500.$ref', 'Reference loops without reaching a definition: #/R2 -> #/R1 -> #/R2 (written in ./loop-elsewhere.yaml, reached through ./loop-elsewhere.yaml#/R1). Point one of these $refs at a definition.'],
+  ]);
+});
+
+test('the parameters and requestBody of a Link Object are values or runtime expressions: a $ref key there is data', async () => {
+  const doc = conformantDocument();
+  doc.paths['/monumenten'].get.responses['200'].links = {
+    Volgende: { operationId: 'getMonumenten', parameters: { pagina: { $ref: '#/nergens/pagina' } }, requestBody: { $ref: '#/nergens/body' }, server: { $ref: '#/nergens/server' } },
+  };
+  expect(summary(await findingsOf(CODE, doc))).toEqual([
+    ['error', 'paths./monumenten.get.responses.200.links.Volgende.server.$ref', 'Reference does not resolve: #/nergens/server. Point the $ref at an existing definition.'],
+  ]);
+});
