@@ -12,8 +12,12 @@ const FLOW_URL_FIELDS = ['authorizationUrl', 'tokenUrl', 'refreshUrl'] as const;
  */
 export default ruleFunction<null>({ input: null, options: null }, (target, _options, context) => {
   if (!isObject(target)) return [];
-  // A callback's server is the client's, which the API calls: the advice is about those calls.
-  const advice = isUnderCallback(context.path) ? 'Send callbacks over TLS only (https)' : 'Serve the API and its OAuth endpoints over TLS only (https)';
+  // A callback's or webhook's server is the client's, which the API calls: the advice is about those calls.
+  const advice = isUnderCallback(context.path)
+    ? 'Send callbacks over TLS only (https)'
+    : isWebhook(context.path)
+      ? 'Send webhooks over TLS only (https)'
+      : 'Serve the API and its OAuth endpoints over TLS only (https)';
   const urls: Array<[string, JsonPath]> = [];
   const serverUrl = expandServerUrl(target);
   if (serverUrl !== undefined) urls.push([serverUrl, ['url']]);
@@ -34,6 +38,10 @@ export default ruleFunction<null>({ input: null, options: null }, (target, _opti
  */
 function isUnderCallback(path: JsonPath): boolean {
   return (path[0] === 'paths' && path[3] === 'callbacks') || (path[0] === 'components' && path[1] === 'callbacks');
+}
+
+function isWebhook(path: JsonPath): boolean {
+  return path[0] === 'webhooks' || path[0] === 'x-webhooks';
 }
 
 /** `http://host:99999/v1` is no valid URL, but its scheme is plain to see: read it as written. */

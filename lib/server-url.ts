@@ -51,5 +51,7 @@ function safeDecode(segment: string): string {
 export function isLoopbackHost(hostname: string): boolean {
   // `localhost.` is the same host written as a fully qualified name.
   const host = hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '').toLowerCase();
-  return host === 'localhost' || host.endsWith('.localhost') || /^127\.\d+\.\d+\.\d+$/.test(host) || host === '::1';
+  // `::ffff:127.0.0.1` is the IPv4 loopback address written as IPv6 (the URL parser writes it `::ffff:7f00:1`).
+  const mappedIpv4 = host.replace(/^::ffff:/, '');
+  return host === 'localhost' || host.endsWith('.localhost') || /^127\.\d+\.\d+\.\d+$/.test(mappedIpv4) || /^::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}$/.test(host) || host === '::1';
 }

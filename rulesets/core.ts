@@ -16,7 +16,7 @@ import propertyNameCasing from '../functions/propertyNameCasing.js';
 import problemDetailsMediaType from '../functions/problemDetailsMediaType.js';
 import statusCodeHeuristics from '../functions/statusCodeHeuristics.js';
 import globalSearchShape from '../functions/globalSearchShape.js';
-import { CALLBACK_SERVERS_GIVEN, LINK_SERVERS_GIVEN, OPERATION_PATHS, PARAMETERS_GIVEN, RESPONSES_GIVEN, SERVERS_GIVEN, rule, type NlgovRule } from './rule.js';
+import { CALLBACK_SERVERS_GIVEN, LINK_SERVERS_GIVEN, OPERATION_PATHS, PARAMETERS_GIVEN, RESPONSES_GIVEN, SERVERS_GIVEN, WEBHOOK_SERVERS_GIVEN, rule, type NlgovRule } from './rule.js';
 
 export type { NlgovRule };
 
@@ -99,7 +99,7 @@ export const coreRules: Record<string, NlgovRule> = {
     description: 'Server URLs, OAuth URLs and openIdConnectUrl use https.',
     severity: 'error',
     formats: [oas3],
-    given: [...SERVERS_GIVEN, ...LINK_SERVERS_GIVEN, ...CALLBACK_SERVERS_GIVEN, '$.components.securitySchemes[*]'],
+    given: [...SERVERS_GIVEN, ...LINK_SERVERS_GIVEN, ...CALLBACK_SERVERS_GIVEN, ...WEBHOOK_SERVERS_GIVEN, '$.components.securitySchemes[*]'],
     then: { function: httpsUrls },
   }),
   '/core/transport/no-sensitive-uris': rule('/core/transport/no-sensitive-uris', {

@@ -33,6 +33,13 @@ export const CALLBACK_SERVERS_GIVEN = [
   '$.components.callbacks[*][*].servers[*]',
   `$.components.callbacks[*][*]${ANY_METHOD}.servers[*]`,
 ];
+/** The servers of webhooks (3.1's `webhooks`, and `x-webhooks` where 3.0 descriptions write them): the client's too. */
+export const WEBHOOK_SERVERS_GIVEN = [
+  '$.webhooks[*].servers[*]',
+  `$.webhooks[*]${ANY_METHOD}.servers[*]`,
+  "$['x-webhooks'][*].servers[*]",
+  `$['x-webhooks'][*]${ANY_METHOD}.servers[*]`,
+];
 export const PARAMETERS_GIVEN = ['$.paths[*].parameters[*]', `${ANY_OPERATION_PATHS}.parameters[*]`];
 export const PARAMETER_LISTS_GIVEN = ['$.paths[*].parameters', `${ANY_OPERATION_PATHS}.parameters`];
 export const RESPONSES_GIVEN = `${ANY_OPERATION_PATHS}.responses`;

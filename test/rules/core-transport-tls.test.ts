@@ -81,3 +81,18 @@ test('a security scheme, link or path named callbacks gets the advice for the AP
     ['components.links.callbacks.server.url', true],
   ]);
 });
+
+test('the servers of webhooks (webhooks, x-webhooks) are URLs too, with the advice for webhooks', async () => {
+  const doc = conformantDocument();
+  doc['x-webhooks'] = { monumentGewijzigd: { servers: [{ url: 'http://client.example.nl' }], post: { servers: [{ url: 'http://client2.example.nl' }], responses: { '204': { description: 'Ontvangen' } } } } };
+  expect(summary(await findingsOf(CODE, doc))).toEqual([
+    ['error', 'x-webhooks.monumentGewijzigd.servers.0.url', 'URL does not use https: http://client.example.nl. Send webhooks over TLS only (https).'],
+    ['error', 'x-webhooks.monumentGewijzigd.post.servers.0.url', 'URL does not use https: http://client2.example.nl. Send webhooks over TLS only (https).'],
+  ]);
+});
+
+test('the IPv4 loopback written as IPv6 (::ffff:127.0.0.1) is loopback', async () => {
+  const doc = conformantDocument();
+  doc.servers = [{ url: 'http://[::ffff:127.0.0.1]:8080/v1' }, { url: 'http://[::ffff:7f00:1]/v1' }, { url: 'http://[::ffff:10.0.0.1]/v1' }];
+  expect(summary(await findingsOf(CODE, doc)).map(([, path]) => path)).toEqual(['servers.2.url']);
+});
