@@ -185,7 +185,14 @@ function compiles(pattern: string): boolean {
  * its flag). `schemaPath` is left out: nothing reads it, and ajv's is relative to whichever shared
  * schema was compiled apart.
  */
-export type ExampleError = Pick<ErrorObject, 'instancePath' | 'keyword' | 'params' | 'message' | 'parentSchema'>;
+export type ExampleError = Pick<ErrorObject, 'instancePath' | 'keyword' | 'params' | 'message' | 'parentSchema'> & {
+  /**
+   * The keyword lies below a list of schemas (allOf, anyOf, oneOf, a tuple's items) in the
+   * schema with every `$ref` expanded, as spectral validates it: spectral's nullable rewrite
+   * looks its flag up along that path and gives up at a list, so it says nothing there.
+   */
+  throughList?: boolean;
+};
 
 type Group = 'number' | 'string' | 'array' | 'object';
 
@@ -209,6 +216,8 @@ interface Walk {
    * schema: ajv adds the error and still applies the keywords of no type.
    */
   inBranch: boolean;
+  /** Below a list of schemas: see {@link ExampleError}. A `$ref` is expanded in place, so it does not reset this. */
+  throughList: boolean;
   /** What each shared schema said of a value at a place: see {@link validateShared}. */
   shared: Map<JsonObject, Map<unknown, Map<string, SharedOutcome>>>;
 }
@@ -224,7 +233,7 @@ interface SharedOutcome {
  * whose shared schemas it accepted too, and which pass the meta-schema.
  */
 export function validationErrors(schema: JsonObject, data: unknown, env: PrecheckEnv): ExampleError[] {
-  const walk: Walk = { env, path: [], errors: [], inBranch: false, shared: new Map() };
+  const walk: Walk = { env, path: [], errors: [], inBranch: false, throughList: false, shared: new Map() };
   validate(schema, data, walk);
   return walk.errors;
 }
@@ -270,7 +279,7 @@ const MAX_REPEATED_ERRORS = 1000;
  * would be applied once per route through it, twice as often at every level.
  */
 function validateShared(shared: JsonObject, data: unknown, walk: Walk): boolean {
-  const place = pointerOf(walk.path);
+  const place = `${walk.throughList ? 'L' : 'T'}${pointerOf(walk.path)}`;
   const byData = walk.shared.get(shared) ?? new Map<unknown, Map<string, SharedOutcome>>();
   walk.shared.set(shared, byData);
   const byPlace = byData.get(data) ?? new Map<string, SharedOutcome>();
@@ -315,7 +324,7 @@ function hasType(type: string, data: unknown): boolean {
 }
 
 function fail(walk: Walk, schema: JsonObject, keyword: string, params: Record<string, unknown>, message: string): false {
-  walk.errors.push({ instancePath: pointerOf(walk.path), keyword, params, message, parentSchema: schema });
+  walk.errors.push({ instancePath: pointerOf(walk.path), keyword, params, message, parentSchema: schema, ...(walk.throughList ? { throughList: true } : {}) });
   return false;
 }
 
@@ -349,15 +358,16 @@ function untypedKeywordsAccept(schema: JsonObject, data: unknown, walk: Walk): b
   }
   // `not` gathers no errors: it only asks whether its schema holds.
   if (isObject(schema.not) && validate(schema.not, data, { ...walk, errors: [], inBranch: true })) return fail(walk, schema, 'not', {}, 'must NOT be valid');
+  const listWalk = walk.throughList ? walk : { ...walk, throughList: true };
   if (Array.isArray(schema.anyOf) && !anyOfAccepts(schema, schema.anyOf as JsonObject[], data, walk)) return false;
   if (Array.isArray(schema.oneOf) && !oneOfAccepts(schema, schema.oneOf as JsonObject[], data, walk)) return false;
-  return !Array.isArray(schema.allOf) || (schema.allOf as JsonObject[]).every((part) => validate(part, data, walk));
+  return !Array.isArray(schema.allOf) || (schema.allOf as JsonObject[]).every((part) => validate(part, data, listWalk));
 }
 
 /** Branches until one holds, which drops the others' errors; if none does, their errors and anyOf's. */
 function anyOfAccepts(schema: JsonObject, branches: JsonObject[], data: unknown, walk: Walk): boolean {
   const before = walk.errors.length;
-  const inBranch = { ...walk, inBranch: true };
+  const inBranch = { ...walk, inBranch: true, throughList: true };
   for (const branch of branches) {
     if (validate(branch, data, inBranch)) {
       walk.errors.length = before;
@@ -370,7 +380,7 @@ function anyOfAccepts(schema: JsonObject, branches: JsonObject[], data: unknown,
 /** Branches until a second one holds; exactly one holding drops the errors of the others. */
 function oneOfAccepts(schema: JsonObject, branches: JsonObject[], data: unknown, walk: Walk): boolean {
   const before = walk.errors.length;
-  const inBranch = { ...walk, inBranch: true };
+  const inBranch = { ...walk, inBranch: true, throughList: true };
   let passing: number | undefined;
   for (const [index, branch] of branches.entries()) {
     if (!validate(branch, data, inBranch)) continue;
@@ -457,8 +467,9 @@ function arrayAccepts(schema: JsonObject, data: unknown[], walk: Walk): boolean 
   const items = schema.items;
   if (Array.isArray(items)) {
     if (!additionalItemsAccept(schema, items.length, data, walk)) return false;
+    const tupleWalk = walk.throughList ? walk : { ...walk, throughList: true };
     for (let index = 0; index < Math.min(items.length, data.length); index += 1) {
-      if (!validateAt(items[index], data[index], index, walk)) return false;
+      if (!validateAt(items[index], data[index], index, tupleWalk)) return false;
     }
   } else if (isObject(items)) {
     for (let index = 0; index < data.length; index += 1) if (!validateAt(items, data[index], index, walk)) return false;

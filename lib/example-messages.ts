@@ -11,11 +11,11 @@ import { isObject, type JsonPath } from './json.js';
 
 /** Findings for the errors of one value at `path`; their paths extend it. */
 export function describeErrors(errors: ExampleError[], value: unknown, path: JsonPath): IFunctionResult[] {
-  rewriteNullable(errors);
-  const unmatched = unmatchedCombinators(errors);
+  const worded = errors.map(withNullable);
+  const unmatched = unmatchedCombinators(worded);
   // better-ajv-errors takes the schema but does not read it; the expanded copy does not exist here.
   // Of each error it reads the keyword, instancePath, params and message, which ExampleError has.
-  return betterAjvErrors(null, errors as ErrorObject[], { propertyPath: path, targetValue: value }).map(({ suggestion, error, path: errorPath }) => ({
+  return betterAjvErrors(null, worded as ErrorObject[], { propertyPath: path, targetValue: value }).map(({ suggestion, error, path: errorPath }) => ({
     message: describeCombinator(describeArrayItem(suggestion !== undefined ? `${error}. ${suggestion}` : error, errorPath), unmatched.get(errorPath)),
     path: [...path, ...(errorPath !== '' ? errorPath.replace(/^\//, '').split('/') : [])],
   }));
@@ -23,13 +23,15 @@ export function describeErrors(errors: ExampleError[], value: unknown, path: Jso
 
 /**
  * ajv words a type error on a nullable schema `must be string`; spectral adds `,null`. It finds
- * the flag through the schema path in the expanded schema; with shared schemas compiled apart,
- * that path is relative to one of them, so the error's own `parentSchema` (ajv's `verbose`) is used.
+ * the flag through the schema path in the expanded schema, and gives up where that path passes a
+ * list (allOf, anyOf, oneOf, a tuple's items): there the message stays as ajv's. With shared
+ * schemas compiled apart, ajv's path is relative to one of them, so the error's own
+ * `parentSchema` (ajv's `verbose`) gives the flag, and the interpreter says whether its path
+ * passed a list. A copy is worded: the same error may be given again for another place.
  */
-function rewriteNullable(errors: ExampleError[]): void {
-  for (const error of errors) {
-    if (error.keyword === 'type' && isObject(error.parentSchema) && error.parentSchema.nullable === true) error.message += ',null';
-  }
+function withNullable(error: ExampleError): ExampleError {
+  const rewritten = error.keyword === 'type' && error.throughList !== true && isObject(error.parentSchema) && error.parentSchema.nullable === true;
+  return rewritten ? { ...error, message: `${error.message ?? ''},null` } : error;
 }
 
 function describeArrayItem(message: string, errorPath: string): string {

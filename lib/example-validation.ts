@@ -378,7 +378,10 @@ function jsonSchemaDialect(document: unknown): Dialect {
   return (declared ?? 'draft2020-12') as Dialect;
 }
 
-/** `oasSchema`'s rewrite: without `verbose`, the nullable flag is found through the schema path. */
+/**
+ * `oasSchema`'s rewrite: without `verbose`, the nullable flag is found through the schema path,
+ * which stops at a list (its getSchemaProperty looks into plain objects only).
+ */
 function rewriteNullableAt(schema: JsonObject, errors: AjvError[]): void {
   for (const error of errors) {
     if (error.keyword !== 'type') continue;
@@ -392,8 +395,8 @@ function valueAtPointer(root: unknown, pointer: string): unknown {
   const segments = pointer.replace(/^#/, '').split('/').slice(1, -1).map((segment) => decodeURIComponent(segment).replace(/~1/g, '/').replace(/~0/g, '~'));
   let value = root;
   for (const segment of segments) {
-    if (!isObject(value) && !Array.isArray(value)) return undefined;
-    value = (value as Record<string, unknown>)[segment];
+    if (!isObject(value)) return undefined;
+    value = value[segment];
   }
   return value;
 }

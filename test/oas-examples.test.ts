@@ -143,6 +143,34 @@ test('a nullable list of types: null is named twice, as spectral names it (ajv a
   ]);
 });
 
+// Found in review: spectral looks the nullable flag up along the schema path and gives up at a
+// list, so below allOf, anyOf, oneOf or a tuple it says `must be string`; and a shared schema's
+// error given again for a second branch was worded twice (`string,null,null`).
+test('below allOf, anyOf, oneOf or a tuple a nullable type error is worded as ajv words it, as in spectral; once per error', async () => {
+  const document = api(jsonResponse({
+    schema: { oneOf: [{ $ref: '#/components/schemas/Ding' }, { $ref: '#/components/schemas/Ander' }] },
+    examples: { beide: { value: { code: 5 } } },
+  }), {
+    schemas: {
+      Code: { type: 'string', nullable: true },
+      Ding: { type: 'object', properties: { code: { $ref: '#/components/schemas/Code' } } },
+      Ander: { type: 'object', required: ['code'], properties: { code: { $ref: '#/components/schemas/Code' } } },
+      Samengesteld: { type: 'object', properties: { code: { allOf: [{ type: 'string', nullable: true }] } }, example: { code: 5 } },
+      Paar: { type: 'array', items: [{ type: 'string', nullable: true }], example: [5] },
+      Direct: { type: 'object', properties: { code: { $ref: '#/components/schemas/Code' } }, example: { code: 5 } },
+    },
+  });
+  await expectSame(MEDIA, document, [
+    [MEDIA, 'paths./things.get.responses.200.content.application/json.examples.beide.value', '"value" property must match exactly one schema in oneOf. None of the schemas matched, see the other errors reported for this value'],
+    [MEDIA, 'paths./things.get.responses.200.content.application/json.examples.beide.value.code', '"code" property type must be string'],
+  ]);
+  await expectSame(SCHEMA, document, [
+    [SCHEMA, 'components.schemas.Samengesteld.example.code', '"code" property type must be string'],
+    [SCHEMA, 'components.schemas.Paar.example.0', 'Item at index 0 must be string'],
+    [SCHEMA, 'components.schemas.Direct.example.code', '"code" property type must be string,null'],
+  ]);
+});
+
 // Found in review: ajv's compile adds null to the list in the schema it is given, and the list in
 // Spectral's resolved document is frozen, so the compile failed with a TypeError as the finding.
 test('a nullable list of types in a schema only ajv judges (dependencies) gives ajv\'s finding, not a compile failure', async () => {
