@@ -63,30 +63,50 @@ function isNonObjectType(schema: JsonObject): boolean {
   return schema.type !== undefined && !types.includes('object');
 }
 
+/** Properties that show a Feature (`type`, or a `geometry`, which loose descriptions give without `type`). */
+const FEATURE_SIGNS = ['type', 'geometry'];
+/** Properties that show a geometry. */
+const GEOMETRY_SIGNS = ['type', 'coordinates', 'geometries'];
+
 /**
  * Whether a schema may be a GeoJSON object of its own (a Feature in `features`, the `geometry` of
  * a Feature): a `$ref` not resolved, or an object schema that either says nothing of its
- * properties or has a `type` property, as every GeoJSON object does. A string, a number, a list,
- * or an object whose properties lack `type` (`{lat, lng}`) is no GeoJSON object.
+ * properties or declares one of the properties that show that object. A string, a number, a
+ * list, or an object of other properties (`{lat, lng}` for a geometry, `{naam, actief}` for a
+ * feature) is no GeoJSON object.
  */
-function mayBeGeoJsonObject(schema: unknown): boolean {
+function mayBeGeoJsonObject(schema: unknown, signs: readonly string[]): boolean {
   if (!isObject(schema)) return schema === undefined;
   if (typeof schema.$ref === 'string') return true;
   if (isNonObjectType(schema)) return false;
   const properties = declaredProperties(schema, []);
-  return properties.size === 0 || properties.has('type');
+  return properties.size === 0 || signs.some((sign) => properties.has(sign));
 }
 
 /** GeoJSON `features` is a list of Features: a map of flags or a list of names is something else. */
 function mayBeFeatureList(schema: unknown): boolean {
   if (!isArraySchema(schema)) return false;
   const { items } = schema as JsonObject;
-  return typeof (schema as JsonObject).$ref === 'string' || mayBeGeoJsonObject(items);
+  return typeof (schema as JsonObject).$ref === 'string' || mayBeGeoJsonObject(items, FEATURE_SIGNS);
 }
+
+/**
+ * Kinds already judged, per schema object, as containsGeometry keeps its answers: a oneOf of the
+ * same shared schema twice, level under level, would otherwise be judged once per route.
+ */
+const kindCache = new WeakMap<object, GeoKind | null>();
 
 /** What GeoJSON object a schema is, judged on this schema alone (not its subschemas). */
 export function geoKindOf(schema: unknown): GeoKind | undefined {
   if (!isObject(schema)) return undefined;
+  const cached = kindCache.get(schema);
+  if (cached !== undefined) return cached ?? undefined;
+  const kind = judgedKind(schema);
+  kindCache.set(schema, kind ?? null);
+  return kind;
+}
+
+function judgedKind(schema: JsonObject): GeoKind | undefined {
   if (typeof schema.$ref === 'string') return kindOfReference(schema.$ref);
   if (schema.type === 'string' && (schema.format === 'wkt' || schema.format === 'wkb')) return 'Geometry';
   const shaped = mayDeclareType(schema, new Set()) ? shapeKind(shapeProperties(schema)) : undefined;
@@ -118,7 +138,7 @@ function shapeKind(properties: JsonObject): GeoKind | undefined {
   }
   const allows = (types: string[]): boolean => pinned === undefined || pinned.some((value) => typeof value === 'string' && types.includes(value));
   if (mayBeFeatureList(properties.features) && allows(['FeatureCollection'])) return 'FeatureCollection';
-  if (properties.geometry !== undefined && mayBeGeoJsonObject(properties.geometry) && isObject(properties.properties) && !isNonObjectType(properties.properties) && allows(['Feature'])) return 'Feature';
+  if (properties.geometry !== undefined && mayBeGeoJsonObject(properties.geometry, GEOMETRY_SIGNS) && isObject(properties.properties) && !isNonObjectType(properties.properties) && allows(['Feature'])) return 'Feature';
   if (isArraySchema(properties.coordinates) && allows(COORDINATE_TYPES)) return 'Geometry';
   if (isArraySchema(properties.geometries) && allows(['GeometryCollection'])) return 'Geometry';
   return undefined;

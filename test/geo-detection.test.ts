@@ -75,6 +75,7 @@ describe('a shape sign needs the shape, not only the name (a free `type` beside 
   test.each([
     ['features as a list of objects with type', { features: { type: 'array', items: { type: 'object', properties: { type: { type: 'string' }, geometry: {}, properties: { type: 'object' } } } } }],
     ['features as a list of anything', { features: { type: 'array' } }],
+    ['features as a list of objects with geometry and properties but no type', { features: { type: 'array', items: { properties: { id: { type: 'string' }, geometry: { $ref: 'https://geojson.org/schema/Point.json' }, properties: { type: 'object' } } } } }],
     ['geometry as an object with type beside properties', { geometry: { type: 'object', properties: { type: { type: 'string' } } }, properties: { type: 'object' } }],
     ['geometry as an empty schema beside properties', { geometry: {}, properties: { type: 'object', additionalProperties: true } }],
   ])('%s still makes a description geospatial', async (_case, shape) => {
@@ -119,4 +120,15 @@ describe('a `type` pinned by enum or const', () => {
     doc.components.schemas.Monument.properties.kenmerk = { type: 'object', properties };
     expect(summary((await geoFindings(doc)).filter((finding) => finding.code === '/geo/crs-list'))).toEqual([crsList]);
   });
+});
+
+test('a oneOf or anyOf of the same schema twice, 40 levels deep, is judged at once (it doubled per level)', async () => {
+  const doc = conformantDocument();
+  doc.components.schemas.Niveau0 = { type: 'object', properties: { naam: { type: 'string' } } };
+  for (let level = 1; level <= 40; level += 1) {
+    const below = { $ref: `#/components/schemas/Niveau${level - 1}` };
+    doc.components.schemas[`Niveau${level}`] = { [level % 2 === 0 ? 'oneOf' : 'anyOf']: [below, below] };
+  }
+  doc.components.schemas.Monument.properties.niveau = { $ref: '#/components/schemas/Niveau40' };
+  expect(await geoFindings(doc)).toEqual([]);
 });

@@ -56,3 +56,14 @@ test('a `type` whose enum allows Feature beside geometry and properties is a Fea
     ['warn', 'paths./monumenten.get.responses.200.content.application/json', 'Feature response is not offered as application/geo+json: application/json. Add application/geo+json for Features and FeatureCollections.'],
   ]);
 });
+
+test('a FeatureCollection whose features have geometry and properties but declare no type is one: no finding as application/geo+json', async () => {
+  const doc = geospatialDocument();
+  const loose = { type: 'object', properties: { type: { type: 'string' }, features: { type: 'array', items: { properties: { id: { type: 'string' }, geometry: { type: 'object', properties: { type: { type: 'string' }, coordinates: { type: 'array', items: {} } } }, properties: { type: 'object' } } } } } };
+  doc.paths['/monumenten'].get.responses['200'].content = { 'application/geo+json': { schema: loose } };
+  expect(await findingsOf(CODE, doc)).toEqual([]);
+  doc.paths['/monumenten'].get.responses['200'].content = { 'application/json': { schema: loose } };
+  expect(summary(await findingsOf(CODE, doc)).map(([, , message]) => message)).toEqual([
+    'FeatureCollection response is not offered as application/geo+json: application/json. Add application/geo+json for Features and FeatureCollections.',
+  ]);
+});
