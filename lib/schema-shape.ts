@@ -193,16 +193,20 @@ export function missingAlong(schema: unknown, path: JsonPath, chain: string[]): 
 
 const pathKey = (path: JsonPath): string => path.map(String).join('\u0000');
 
-/** The `oneOf`/`anyOf` a part is a branch of (its path without the branch index), if it is one. */
-function choiceOf(path: JsonPath, root: JsonPath): string | undefined {
+/**
+ * The `oneOf`/`anyOf` a part is a branch of (its path without the branch index), if it is one.
+ * The first part of a conjunction is a declaration or the schema the walk started at, never a
+ * branch; every other part may be one, however deep or shallow its path.
+ */
+function choiceOf(path: JsonPath): string | undefined {
   const keyword = path[path.length - 2];
-  return path.length > root.length && (keyword === 'oneOf' || keyword === 'anyOf') ? pathKey(path.slice(0, -1)) : undefined;
+  return keyword === 'oneOf' || keyword === 'anyOf' ? pathKey(path.slice(0, -1)) : undefined;
 }
 
 /** The branches a conjunction takes, outside one `oneOf`/`anyOf` (and what lies below it). */
-function choicesOutside(conjunction: Conjunction, root: JsonPath, choice: string): string {
+function choicesOutside(conjunction: Conjunction, choice: string): string {
   return conjunction
-    .filter(([, path]) => choiceOf(path, root) !== undefined && !pathKey(path).startsWith(`${choice}\u0000`))
+    .filter(([, path]) => choiceOf(path) !== undefined && !pathKey(path).startsWith(`${choice}\u0000`))
     .map(([, path]) => pathKey(path))
     .sort()
     .join('\u0001');
@@ -216,11 +220,11 @@ function choicesOutside(conjunction: Conjunction, root: JsonPath, choice: string
 function gapPlace(conjunction: Conjunction, declaring: Conjunction[]): JsonPath | undefined {
   const root = conjunction[0]?.[1];
   if (root === undefined || declaring.length === 0) return root;
-  for (const [, path] of [...conjunction].reverse()) {
-    const choice = choiceOf(path, root);
+  for (const [, path] of conjunction.slice(1).reverse()) {
+    const choice = choiceOf(path);
     if (choice === undefined) continue;
-    const others = choicesOutside(conjunction, root, choice);
-    if (declaring.some((alternative) => choicesOutside(alternative, root, choice) === others)) return path;
+    const others = choicesOutside(conjunction, choice);
+    if (declaring.some((alternative) => choicesOutside(alternative, choice) === others)) return path;
   }
   return root;
 }

@@ -203,3 +203,15 @@ test('a schema that names a shared schema twice, at every level of 40, is judged
     ['warn', 'components.schemas.Niveau40', `Global search result lacks a required field: _embedded. ${ADVICE}`],
   ]);
 });
+
+test('the branch that lacks a field is found however shallow its path is beside the first declaration (nested allOf)', async () => {
+  const doc = withSearchResult({
+    allOf: [
+      { allOf: [{ allOf: [{ type: 'object', properties: { ...paging.properties, _embedded: { type: 'object' } } }] }] },
+      { properties: { _embedded: { oneOf: [{ properties: { items: { type: 'array', items: item } } }, { properties: { treffers: { type: 'array' } } }] } } },
+    ],
+  });
+  expect(summary(await findingsOf(CODE, doc))).toEqual([
+    ['warn', 'components.schemas.Zoekresultaat.allOf.1.properties._embedded.oneOf.1', `Global search result lacks a required field: _embedded.items[]. ${ADVICE}`],
+  ]);
+});
