@@ -1,22 +1,22 @@
 import { ruleFunction } from '../lib/rule-function.js';
-import { isObject } from '../lib/json.js';
+import { asArray, asObject, isObject, type JsonObject } from '../lib/json.js';
 import { capitalize, identifierWords } from '../lib/words.js';
 
 /** Names (words joined) that carry a secret or a citizen number. */
 const SENSITIVE_NAMES = [
   'bsn', 'bsnnr', 'burgerservicenummer', 'burgerservicenr', 'citizenservicenumber', 'sofinummer', 'sofinr',
   'password', 'passwd', 'wachtwoord', 'pincode', 'clientsecret', 'secret', 'accesstoken', 'refreshtoken',
-  'idtoken', 'authtoken', 'bearertoken', 'apitoken', 'sessiontoken', 'csrftoken', 'xsrftoken', 'jwt', 'apikey',
+  'idtoken', 'authtoken', 'bearertoken', 'apitoken', 'sessiontoken', 'csrftoken', 'xsrftoken', 'jwttoken', 'apikey',
   'privatekey', 'authorization', 'credentials', 'sessionid',
 ];
-/** Too common as part of a name (`pageToken`), so only sensitive as the whole name. */
-const SENSITIVE_WHOLE_NAMES = ['token', 'pin', 'session', 'bearer'];
+/** Too common as part of a name (`pageToken`, `jwtIssuer`), so only sensitive as the whole name. */
+const SENSITIVE_WHOLE_NAMES = ['token', 'pin', 'session', 'bearer', 'jwt'];
 
 /** /core/transport/no-sensitive-uris: no query or path parameter named after a secret or a BSN. */
 export default ruleFunction<null>({ input: null, options: null }, (parameter) => {
   if (!isObject(parameter) || typeof parameter.name !== 'string') return [];
   if (parameter.in !== 'query' && parameter.in !== 'path') return [];
-  if (isBooleanSchema(parameter.schema)) return [];
+  if (isBooleanSchema(parameter.schema) || isBooleanSchema(contentSchema(parameter))) return [];
   const sensitive = sensitiveWord(parameter.name);
   if (sensitive === undefined) return [];
   return [{
@@ -25,11 +25,21 @@ export default ruleFunction<null>({ input: null, options: null }, (parameter) =>
   }];
 });
 
-/** A yes/no flag (`bsnAanwezig`) cannot carry the secret or number its name mentions. */
+/**
+ * A yes/no flag (`bsnAanwezig`) cannot carry the secret or number its name mentions: a schema of
+ * type boolean (or boolean and null), itself or through an `allOf` part, which binds it as well.
+ */
 function isBooleanSchema(schema: unknown): boolean {
   if (!isObject(schema)) return false;
   const types = Array.isArray(schema.type) ? schema.type : [schema.type];
-  return types.includes('boolean') && types.every((type) => type === 'boolean' || type === 'null');
+  if (types.includes('boolean') && types.every((type) => type === 'boolean' || type === 'null')) return true;
+  return asArray(schema.allOf).some(isBooleanSchema);
+}
+
+/** The schema of a parameter declared with `content` (one media type) instead of `schema`. */
+function contentSchema(parameter: JsonObject): unknown {
+  const [media] = Object.values(asObject(parameter.content));
+  return asObject(media).schema;
 }
 
 /** Looks at runs of consecutive words, so `client_secret`, `clientSecret` and `persoonBsn` all match. */

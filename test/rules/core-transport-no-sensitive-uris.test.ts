@@ -37,13 +37,14 @@ test('headers, and names that only resemble a secret, pass', async () => {
     { name: 'secretariaat', in: 'query', schema: { type: 'string' } },
     { name: 'pageToken', in: 'query', schema: { type: 'string' } },
     { name: 'bearerType', in: 'query', schema: { type: 'string' } },
+    { name: 'jwtIssuer', in: 'query', schema: { type: 'string' } },
   );
   expect(await findingsOf(CODE, doc)).toEqual([]);
 });
 
 test.each([
   ['bsnnr', 'bsnnr'], ['citizenServiceNumber', 'citizenservicenumber'], ['token', 'token'], ['Authorization', 'authorization'], ['sessionId', 'sessionid'],
-  ['apiToken', 'apitoken'], ['api_token', 'apitoken'], ['sessionToken', 'sessiontoken'], ['jwt', 'jwt'], ['bearer', 'bearer'], ['credentials', 'credentials'], ['csrf_token', 'csrftoken'],
+  ['apiToken', 'apitoken'], ['api_token', 'apitoken'], ['sessionToken', 'sessiontoken'], ['jwt', 'jwt'], ['jwtToken', 'jwttoken'], ['bearer', 'bearer'], ['credentials', 'credentials'], ['csrf_token', 'csrftoken'],
 ])('%s is sensitive too', async (name, word) => {
   const doc = conformantDocument();
   doc.paths['/monumenten'].get.parameters.push({ name, in: 'query', schema: { type: 'string' } });
@@ -57,6 +58,8 @@ test('a boolean flag named after a BSN or a secret passes: it cannot carry one',
   doc.paths['/monumenten'].get.parameters.push(
     { name: 'bsnAanwezig', in: 'query', schema: { type: 'boolean' } },
     { name: 'wachtwoordVerlopen', in: 'query', schema: { type: ['boolean', 'null'] } },
+    { name: 'pincodeIngesteld', in: 'query', schema: { allOf: [{ type: 'boolean' }] } },
+    { name: 'wachtwoordOk', in: 'query', content: { 'application/json': { schema: { type: 'boolean' } } } },
   );
   expect(await findingsOf(CODE, doc)).toEqual([]);
 });
