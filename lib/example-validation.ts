@@ -1,12 +1,12 @@
 import type { IFunctionResult, RulesetFunctionContext } from '@stoplight/spectral-core';
 import { extractDraftVersion, oas3_0, oas3_1, oas3_2 } from '@stoplight/spectral-formats';
 import { schema as schemaFunction, type SchemaOptions } from '@stoplight/spectral-functions';
-import { MissingRefError, type ValidateFunction } from 'ajv';
+import { MissingRefError, type ErrorObject, type ValidateFunction } from 'ajv';
 import ajvDraft04 from 'ajv-draft-04';
 import ajvFormats from 'ajv-formats';
 import { copySchema, type Relaxation } from './example-schema.js';
 import { describeErrors } from './example-messages.js';
-import { NULLABLE_WITHOUT_TYPE, understood, validationErrors, type Findings, type PrecheckEnv } from './ajv-interpreter.js';
+import { NULLABLE_WITHOUT_TYPE, understood, validationErrors, type ExampleError, type Findings, type PrecheckEnv } from './ajv-interpreter.js';
 import { isObject, type JsonObject, type JsonPath } from './json.js';
 
 /**
@@ -68,7 +68,40 @@ export function validateExample(
   const judge = (root.judge ??= root.understood === 'nullable without type' ? { kind: 'broken', message: NULLABLE_WITHOUT_TYPE } : judgeOf(root.compile));
   if (judge.kind === 'unresolved') return [];
   if (judge.kind === 'broken') return [{ message: judge.message, path }];
-  return judge.validate(value) ? [] : describeErrors(judge.validate.errors ?? [], value, path);
+  if (judge.validate(value)) return [];
+  const errors = markedErrors(judge.validate.errors ?? [], root.schema);
+  // Whether spectral words such an error `string,null` depends on the path to it in the expanded
+  // schema, which only the expanded schema shows: that example is judged as spectral judges it.
+  if (errors.some(isNullableTypeErrorOffRoot)) return validateExpanded(value, path, schema, relaxation, context);
+  return describeErrors(errors, value, path);
+}
+
+function isNullableTypeErrorOffRoot(error: ExampleError): boolean {
+  return error.keyword === 'type' && error.throughList === undefined && isObject(error.parentSchema) && error.parentSchema.nullable === true;
+}
+
+/**
+ * ajv's errors, each marked with whether its schema path from the root passes a list (see
+ * ExampleError.throughList), where that path lies in the root itself: followed from the root, it
+ * must end at the error's own `parentSchema`. An error inside a shared schema, compiled apart,
+ * has a path relative to that schema; it stays unmarked, and the caller sees to it.
+ */
+function markedErrors(errors: ErrorObject[], root: JsonObject): ExampleError[] {
+  return errors.map((error) => {
+    const throughList = listOnSchemaPath(root, error);
+    return throughList === undefined ? error : { ...error, throughList };
+  });
+}
+
+function listOnSchemaPath(root: JsonObject, error: ErrorObject): boolean | undefined {
+  let value: unknown = root;
+  let passedList = false;
+  for (const segment of pointerSegments(error.schemaPath).slice(0, -1)) {
+    if (Array.isArray(value)) passedList = true;
+    else if (!isObject(value)) return undefined;
+    value = (value as Record<string, unknown>)[segment];
+  }
+  return value === error.parentSchema ? passedList : undefined;
 }
 
 /* ---------------------------------------------------------------------------------------------
@@ -390,11 +423,15 @@ function rewriteNullableAt(schema: JsonObject, errors: AjvError[]): void {
   }
 }
 
-/** The value at a URI-fragment JSON pointer (`#/properties/a~1b/type`), without its last segment. */
+/** The segments of a URI-fragment JSON pointer (`#/properties/a~1b/type`). */
+function pointerSegments(pointer: string): string[] {
+  return pointer.replace(/^#/, '').split('/').slice(1).map((segment) => decodeURIComponent(segment).replace(/~1/g, '/').replace(/~0/g, '~'));
+}
+
+/** The value at a URI-fragment JSON pointer, without its last segment. */
 function valueAtPointer(root: unknown, pointer: string): unknown {
-  const segments = pointer.replace(/^#/, '').split('/').slice(1, -1).map((segment) => decodeURIComponent(segment).replace(/~1/g, '/').replace(/~0/g, '~'));
   let value = root;
-  for (const segment of segments) {
+  for (const segment of pointerSegments(pointer).slice(0, -1)) {
     if (!isObject(value)) return undefined;
     value = value[segment];
   }

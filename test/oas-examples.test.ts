@@ -171,6 +171,24 @@ test('below allOf, anyOf, oneOf or a tuple a nullable type error is worded as aj
   ]);
 });
 
+test('the same nullable wording where ajv judges the schema (a keyword the interpreter leaves to ajv), in the root and in a shared schema', async () => {
+  const document = api({}, {
+    schemas: {
+      Code: { type: 'string', nullable: true },
+      Deps: { type: 'object', dependencies: { a: ['b'] } },
+      InDeWortel: { type: 'object', dependencies: { a: ['b'] }, properties: { code: { allOf: [{ type: 'string', nullable: true }] } }, example: { code: 5 } },
+      Gedeeld: { type: 'object', properties: { code: { oneOf: [{ $ref: '#/components/schemas/Code' }] }, x: { $ref: '#/components/schemas/Deps' } }, example: { code: 5 } },
+      Rechtstreeks: { type: 'object', properties: { code: { $ref: '#/components/schemas/Code' }, x: { $ref: '#/components/schemas/Deps' } }, example: { code: 5 } },
+    },
+  });
+  await expectSame(SCHEMA, document, [
+    [SCHEMA, 'components.schemas.InDeWortel.example.code', '"code" property type must be string'],
+    [SCHEMA, 'components.schemas.Gedeeld.example.code', '"code" property type must be string'],
+    [SCHEMA, 'components.schemas.Gedeeld.example.code', '"code" property must match exactly one schema in oneOf. None of the schemas matched, see the other errors reported for this value'],
+    [SCHEMA, 'components.schemas.Rechtstreeks.example.code', '"code" property type must be string,null'],
+  ]);
+});
+
 // Found in review: ajv's compile adds null to the list in the schema it is given, and the list in
 // Spectral's resolved document is frozen, so the compile failed with a TypeError as the finding.
 test('a nullable list of types in a schema only ajv judges (dependencies) gives ajv\'s finding, not a compile failure', async () => {
