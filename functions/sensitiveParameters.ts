@@ -6,11 +6,13 @@ import { capitalize, identifierWords } from '../lib/words.js';
 const SENSITIVE_NAMES = [
   'bsn', 'bsnnr', 'burgerservicenummer', 'burgerservicenr', 'citizenservicenumber', 'sofinummer', 'sofinr',
   'password', 'passwd', 'wachtwoord', 'pincode', 'clientsecret', 'secret', 'accesstoken', 'refreshtoken',
-  'idtoken', 'authtoken', 'bearertoken', 'apitoken', 'sessiontoken', 'csrftoken', 'xsrftoken', 'jwttoken', 'apikey',
-  'privatekey', 'authorization', 'credentials', 'sessionid',
+  'idtoken', 'authtoken', 'bearertoken', 'apitoken', 'sessiontoken', 'csrftoken', 'xsrftoken', 'jwttoken', 'jwtassertion',
+  'apikey', 'privatekey', 'authorization', 'credentials', 'sessionid',
 ];
-/** Too common as part of a name (`pageToken`, `jwtIssuer`), so only sensitive as the whole name. */
-const SENSITIVE_WHOLE_NAMES = ['token', 'pin', 'session', 'bearer', 'jwt'];
+/** Too common as part of a name (`pageToken`), so only sensitive as the whole name. */
+const SENSITIVE_WHOLE_NAMES = ['token', 'pin', 'session', 'bearer'];
+/** A JWT ends the names that carry one (`signedJwt`, `idJwt`); before another word it names a property of one (`jwtIssuer`). */
+const SENSITIVE_LAST_WORDS = ['jwt'];
 
 /** /core/transport/no-sensitive-uris: no query or path parameter named after a secret or a BSN. */
 export default ruleFunction<null>({ input: null, options: null }, (parameter) => {
@@ -47,6 +49,8 @@ export function sensitiveWord(name: string): string | undefined {
   const words = identifierWords(name);
   const whole = words.join('');
   if (SENSITIVE_WHOLE_NAMES.includes(whole)) return whole;
+  const last = words[words.length - 1];
+  if (last !== undefined && SENSITIVE_LAST_WORDS.includes(last)) return last;
   for (let start = 0; start < words.length; start += 1) {
     let joined = '';
     for (let end = start; end < words.length; end += 1) {

@@ -44,7 +44,7 @@ test('headers, and names that only resemble a secret, pass', async () => {
 
 test.each([
   ['bsnnr', 'bsnnr'], ['citizenServiceNumber', 'citizenservicenumber'], ['token', 'token'], ['Authorization', 'authorization'], ['sessionId', 'sessionid'],
-  ['apiToken', 'apitoken'], ['api_token', 'apitoken'], ['sessionToken', 'sessiontoken'], ['jwt', 'jwt'], ['jwtToken', 'jwttoken'], ['bearer', 'bearer'], ['credentials', 'credentials'], ['csrf_token', 'csrftoken'],
+  ['apiToken', 'apitoken'], ['api_token', 'apitoken'], ['sessionToken', 'sessiontoken'], ['jwt', 'jwt'], ['jwtToken', 'jwttoken'], ['signedJwt', 'jwt'], ['id_jwt', 'jwt'], ['jwt_assertion', 'jwtassertion'], ['bearer', 'bearer'], ['credentials', 'credentials'], ['csrf_token', 'csrftoken'],
 ])('%s is sensitive too', async (name, word) => {
   const doc = conformantDocument();
   doc.paths['/monumenten'].get.parameters.push({ name, in: 'query', schema: { type: 'string' } });
