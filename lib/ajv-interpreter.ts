@@ -358,10 +358,15 @@ function untypedKeywordsAccept(schema: JsonObject, data: unknown, walk: Walk): b
   }
   // `not` gathers no errors: it only asks whether its schema holds.
   if (isObject(schema.not) && validate(schema.not, data, { ...walk, errors: [], inBranch: true })) return fail(walk, schema, 'not', {}, 'must NOT be valid');
-  const listWalk = walk.throughList ? walk : { ...walk, throughList: true };
   if (Array.isArray(schema.anyOf) && !anyOfAccepts(schema, schema.anyOf as JsonObject[], data, walk)) return false;
   if (Array.isArray(schema.oneOf) && !oneOfAccepts(schema, schema.oneOf as JsonObject[], data, walk)) return false;
-  return !Array.isArray(schema.allOf) || (schema.allOf as JsonObject[]).every((part) => validate(part, data, listWalk));
+  if (!Array.isArray(schema.allOf)) return true;
+  const partWalk = belowList(walk);
+  return (schema.allOf as JsonObject[]).every((part) => validate(part, data, partWalk));
+}
+
+function belowList(walk: Walk): Walk {
+  return walk.throughList ? walk : { ...walk, throughList: true };
 }
 
 /** Branches until one holds, which drops the others' errors; if none does, their errors and anyOf's. */
@@ -467,7 +472,7 @@ function arrayAccepts(schema: JsonObject, data: unknown[], walk: Walk): boolean 
   const items = schema.items;
   if (Array.isArray(items)) {
     if (!additionalItemsAccept(schema, items.length, data, walk)) return false;
-    const tupleWalk = walk.throughList ? walk : { ...walk, throughList: true };
+    const tupleWalk = belowList(walk);
     for (let index = 0; index < Math.min(items.length, data.length); index += 1) {
       if (!validateAt(items[index], data[index], index, tupleWalk)) return false;
     }
