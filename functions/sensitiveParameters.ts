@@ -1,5 +1,6 @@
 import { ruleFunction } from '../lib/rule-function.js';
-import { asArray, asObject, isObject, type JsonObject } from '../lib/json.js';
+import { asArray, isObject } from '../lib/json.js';
+import { contentSchemaOf } from '../lib/openapi.js';
 import { capitalize, identifierWords } from '../lib/words.js';
 
 /** Names (words joined) that carry a secret or a citizen number. */
@@ -18,7 +19,7 @@ const SENSITIVE_LAST_WORDS = ['jwt'];
 export default ruleFunction<null>({ input: null, options: null }, (parameter) => {
   if (!isObject(parameter) || typeof parameter.name !== 'string') return [];
   if (parameter.in !== 'query' && parameter.in !== 'path') return [];
-  if (isBooleanSchema(parameter.schema) || isBooleanSchema(contentSchema(parameter))) return [];
+  if (isBooleanSchema(parameter.schema) || isBooleanSchema(contentSchemaOf(parameter)?.[1])) return [];
   const sensitive = sensitiveWord(parameter.name);
   if (sensitive === undefined) return [];
   return [{
@@ -36,12 +37,6 @@ function isBooleanSchema(schema: unknown): boolean {
   const types = Array.isArray(schema.type) ? schema.type : [schema.type];
   if (types.includes('boolean') && types.every((type) => type === 'boolean' || type === 'null')) return true;
   return asArray(schema.allOf).some(isBooleanSchema);
-}
-
-/** The schema of a parameter declared with `content` (one media type) instead of `schema`. */
-function contentSchema(parameter: JsonObject): unknown {
-  const [media] = Object.values(asObject(parameter.content));
-  return asObject(media).schema;
 }
 
 /** Looks at runs of consecutive words, so `client_secret`, `clientSecret` and `persoonBsn` all match. */

@@ -3,13 +3,11 @@ import { resolvedDocument } from '../lib/inventory.js';
 import type { JsonPath } from '@stoplight/types';
 import { ruleFunction } from '../lib/rule-function.js';
 import { asArray, asObject, isObject, printedValue, valueAt as valueAtPath, type JsonObject } from '../lib/json.js';
-import { findHeader } from '../lib/openapi.js';
+import { contentSchemaOf, findHeader } from '../lib/openapi.js';
 import { declaredValues } from '../lib/declared-values.js';
 
 export interface SignatureHeaderOptions {
   header: string;
-  /** The signature covers the Digest header (payload and message signatures both sign it), so the exchange must declare it too. */
-  requireDigest: boolean;
 }
 
 const DETACHED_JWS = /^[A-Za-z0-9_-]+\.\.[A-Za-z0-9_-]+$/;
@@ -17,8 +15,10 @@ const FORMAT = 'jws-compact-detached';
 
 /**
  * /signing/payload and /signing/message: the signature header is a string of format
- * jws-compact-detached whose examples are detached compact JWSs. Given a headers map (of a
- * response or components.headers) or a parameter list (header parameters of a request).
+ * jws-compact-detached whose examples are detached compact JWSs, and the signed exchange declares
+ * Digest, which both signatures sign (the payload signature's sigD.pars is `digest`). Given a
+ * headers map (of a response or components.headers) or a parameter list (header parameters of a
+ * request).
  */
 export default ruleFunction<SignatureHeaderOptions>(
   {
@@ -26,8 +26,8 @@ export default ruleFunction<SignatureHeaderOptions>(
     options: {
       type: 'object',
       additionalProperties: false,
-      required: ['header', 'requireDigest'],
-      properties: { header: { type: 'string' }, requireDigest: { type: 'boolean' } },
+      required: ['header'],
+      properties: { header: { type: 'string' } },
     },
   },
   (target, options, context) => {
@@ -36,7 +36,7 @@ export default ruleFunction<SignatureHeaderOptions>(
     const found = findHeader(target, options.header);
     if (found === undefined) return [];
     const [name, header] = found;
-    const digestMissing = options.requireDigest && !inComponents && findHeader(target, 'Digest') === undefined;
+    const digestMissing = !inComponents && findHeader(target, 'Digest') === undefined;
     return [...declarationFindings(name, header, [name]), ...(digestMissing ? [missingDigest(name)] : [])];
   },
 );
@@ -56,15 +56,14 @@ function parameterFindings(parameters: unknown[], inherited: unknown[], options:
   const [parameter, index] = signature;
   const hasDigest = [...parameters, ...inherited].some((candidate) => isObject(candidate) && candidate.in === 'header' && String(candidate.name).toLowerCase() === 'digest');
   const findings = declarationFindings(String(parameter.name), parameter, [index]);
-  return options.requireDigest && !hasDigest ? [...findings, missingDigest(String(parameter.name))] : findings;
+  return hasDigest ? findings : [...findings, missingDigest(String(parameter.name))];
 }
 
 function declarationFindings(name: string, declaration: JsonObject, base: JsonPath): IFunctionResult[] {
   const results: IFunctionResult[] = [];
-  // A header may be declared with `content` (one media type) instead of `schema`.
-  const [contentEntry] = Object.entries(asObject(declaration.content));
-  const schemaPath = declaration.schema === undefined && contentEntry !== undefined ? ['content', contentEntry[0], 'schema'] : ['schema'];
-  const schema = asObject(declaration.schema ?? asObject(contentEntry?.[1]).schema);
+  const content = contentSchemaOf(declaration);
+  const schemaPath = declaration.schema === undefined && content !== undefined ? ['content', content[0], 'schema'] : ['schema'];
+  const schema = asObject(declaration.schema ?? content?.[1]);
   if (schema.type !== 'string' || schema.format !== FORMAT) {
     const found = `type ${String(schema.type ?? 'none')}, format ${String(schema.format ?? 'none')}`;
     results.push({ message: `${name} is not declared as a detached JWS: ${found}. Declare schema type string with format ${FORMAT}.`, path: [...base, ...(isObject(valueAtPath(declaration, schemaPath)) ? schemaPath : [])] });

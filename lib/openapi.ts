@@ -14,6 +14,15 @@ export function isUnresolvedReference(value: unknown): boolean {
   return isObject(value) && typeof value.$ref === 'string';
 }
 
+/**
+ * The media type and schema of a parameter or header declared with `content` (one media type)
+ * instead of `schema`; undefined when it has no `content`.
+ */
+export function contentSchemaOf(declaration: JsonObject): [string, unknown] | undefined {
+  const [entry] = Object.entries(asObject(declaration.content));
+  return entry === undefined ? undefined : [entry[0], asObject(entry[1]).schema];
+}
+
 /** Status keys are codes (`200`) or ranges (`2XX`); the class is the first digit. */
 export function statusClass(statusKey: string): number | undefined {
   const match = /^([1-5])(\d\d|xx)$/i.exec(statusKey);
