@@ -21,9 +21,9 @@ const ruleset: Options = {
   external: DEPENDENCIES,
 };
 
-/** The adr-check command: one ESM file, its shebang kept from live/cli.ts. */
+/** The adr-check command: one ESM file, its shebang kept from live/cli.ts, and its lint worker beside it. */
 const cli: Options = {
-  entry: { 'adr-check': 'live/cli.ts' },
+  entry: { 'adr-check': 'live/cli.ts', 'lint-worker': 'live/lint/worker.ts' },
   format: ['esm'],
   target: 'node20',
   platform: 'node',

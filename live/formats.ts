@@ -1,23 +1,37 @@
 import type { CheckResult, Report, ReportTable, Verdict } from './report.js';
+import { mapStrings, printable, redactText } from './redaction.js';
 
 export const FORMATS = ['text', 'json', 'junit', 'sarif', 'github-actions'] as const;
 export type Format = (typeof FORMATS)[number];
 
-const COLOURS: Record<Verdict, string> = { pass: '\u001b[32m', warn: '\u001b[33m', fail: '\u001b[31m', skip: '\u001b[90m' };
+const COLOURS: Record<Verdict, string> = { pass: '\u001b[32m', warn: '\u001b[33m', fail: '\u001b[31m', skip: '\u001b[90m', error: '\u001b[35m' };
 const RESET = '\u001b[0m';
 
-export function render(report: Report, format: Format, colour: boolean): string {
+export interface RenderOptions {
+  colour: boolean;
+  /** Every form of the user's credentials (redaction.ts secretForms): replaced before any escaping. */
+  secrets: string[];
+}
+
+/**
+ * The report in one format. Everything in it may come from the server, so every string is
+ * redacted first, then made safe for where it goes: printable for a terminal and for XML (which
+ * cannot hold control characters), escaped by JSON.stringify for JSON and SARIF.
+ */
+export function render(report: Report, format: Format, options: RenderOptions): string {
+  const redacted = mapStrings(report, (value) => redactText(value, options.secrets));
+  const safe = () => mapStrings(redacted, printable);
   switch (format) {
     case 'json':
-      return JSON.stringify(report, null, 2);
+      return JSON.stringify(redacted, null, 2);
     case 'junit':
-      return junit(report);
+      return junit(safe());
     case 'sarif':
-      return JSON.stringify(sarif(report), null, 2);
+      return JSON.stringify(sarif(redacted), null, 2);
     case 'github-actions':
-      return githubActions(report);
+      return githubActions(safe());
     default:
-      return text(report, colour);
+      return text(safe(), options.colour);
   }
 }
 
@@ -33,17 +47,20 @@ function text(report: Report, colour: boolean): string {
         const headers = Object.entries(evidence.headers).map(([name, value]) => `${name}: ${value}`).join('; ');
         lines.push(`        ${evidence.method} ${evidence.url} -> ${evidence.status ?? evidence.error ?? '?'}${headers === '' ? '' : ` (${headers})`}${evidence.note === undefined ? '' : ` ${evidence.note}`}`);
         if (evidence.bodyExcerpt !== undefined) lines.push(`          body: ${evidence.bodyExcerpt.replace(/\s+/g, ' ').slice(0, 160)}`);
+        if (evidence.bodyTruncatedAt !== undefined) lines.push(`          body truncated at ${evidence.bodyTruncatedAt} bytes (--max-body)`);
       }
     }
   }
   const counts = countVerdicts(report.results);
   const staticErrors = report.staticFindings.filter((finding) => finding.severity === 'error').length;
   const staticWarnings = report.staticFindings.filter((finding) => finding.severity === 'warn').length;
-  lines.push('', `static: ${report.staticFindings.length} findings (${staticErrors} errors, ${staticWarnings} warnings)`);
+  lines.push('', report.lint.status === 'done' || report.lint.status === 'too-deep'
+    ? `static: ${report.staticFindings.length + report.lint.omitted} findings (${staticErrors} errors, ${staticWarnings} warnings)${report.lint.omitted > 0 ? `; ${report.lint.omitted} beyond the first ${report.staticFindings.length} not kept` : ''}`
+    : `static: ${report.lint.status === 'not-run' ? 'not run, no description' : `not finished (${report.lint.status}); no static verdict`}`);
   for (const finding of report.staticFindings.filter((item) => item.severity === 'error' || item.severity === 'warn').slice(0, 20)) {
     lines.push(`        ${finding.severity.padEnd(5)} ${finding.code}  ${finding.path}  ${finding.message}`);
   }
-  lines.push(`live: ${counts.pass} pass, ${counts.warn} warn, ${counts.fail} fail, ${counts.skip} skip; ${report.requests} requests in ${report.durationMs} ms`);
+  lines.push(`live: ${counts.pass} pass, ${counts.warn} warn, ${counts.fail} fail, ${counts.skip} skip${counts.error > 0 ? `, ${counts.error} error` : ''}; ${report.requests} requests in ${report.durationMs} ms`);
   return lines.join('\n');
 }
 
@@ -55,7 +72,7 @@ export function tableLines(table: ReportTable, indent: string): string[] {
 }
 
 export function countVerdicts(results: CheckResult[]): Record<Verdict, number> {
-  const counts: Record<Verdict, number> = { pass: 0, warn: 0, fail: 0, skip: 0 };
+  const counts: Record<Verdict, number> = { pass: 0, warn: 0, fail: 0, skip: 0, error: 0 };
   for (const result of results) counts[result.verdict] += 1;
   return counts;
 }
@@ -69,12 +86,13 @@ function junit(report: Report): string {
   const cases = report.results.map((result) => {
     const body = result.verdict === 'fail'
       ? `<failure message="${escapeXml(result.summary)}">${escapeXml(result.details.join('\n'))}</failure>`
-      : result.verdict === 'skip' ? `<skipped message="${escapeXml(result.summary)}"/>` : '';
+      : result.verdict === 'error' ? `<error message="${escapeXml(result.summary)}">${escapeXml(result.details.join('\n'))}</error>`
+        : result.verdict === 'skip' ? `<skipped message="${escapeXml(result.summary)}"/>` : '';
     return `    <testcase classname="adr-check" name="${escapeXml(result.code)}">${body}</testcase>`;
   });
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuite name="adr-check ${escapeXml(report.target)}" tests="${report.results.length}" failures="${counts.fail}" skipped="${counts.skip}" time="${report.durationMs / 1000}">`,
+    `<testsuite name="adr-check ${escapeXml(report.target)}" tests="${report.results.length}" failures="${counts.fail}" errors="${counts.error}" skipped="${counts.skip}" time="${report.durationMs / 1000}">`,
     ...cases,
     '</testsuite>',
   ].join('\n');
@@ -82,10 +100,10 @@ function junit(report: Report): string {
 
 function sarif(report: Report): object {
   const results = report.results
-    .filter((result) => result.verdict === 'fail' || result.verdict === 'warn')
+    .filter((result) => result.verdict === 'fail' || result.verdict === 'warn' || result.verdict === 'error')
     .map((result) => ({
       ruleId: result.code,
-      level: result.verdict === 'fail' ? 'error' : 'warning',
+      level: result.verdict === 'warn' ? 'warning' : 'error',
       message: { text: [result.summary, ...result.details].join(' ') },
       locations: [{ physicalLocation: { artifactLocation: { uri: result.evidence[0]?.url ?? report.target } } }],
     }));
@@ -98,8 +116,8 @@ function sarif(report: Report): object {
 
 function githubActions(report: Report): string {
   return report.results
-    .filter((result) => result.verdict === 'fail' || result.verdict === 'warn')
-    .map((result) => `::${result.verdict === 'fail' ? 'error' : 'warning'} title=${result.code}::${escapeWorkflow([result.summary, ...result.details].join(' '))}`)
+    .filter((result) => result.verdict === 'fail' || result.verdict === 'warn' || result.verdict === 'error')
+    .map((result) => `::${result.verdict === 'warn' ? 'warning' : 'error'} title=${result.code}::${escapeWorkflow([result.summary, ...result.details].join(' '))}`)
     .join('\n');
 }
 

@@ -23,7 +23,12 @@ export interface RequestSpec {
   body?: string;
   /** Documentation is fetched without the configured credentials. */
   anonymous?: boolean;
+  /** Keep the whole body (up to --max-body); otherwise only its first EXCERPT_BYTES are kept. */
+  keepBody?: boolean;
 }
+
+/** What is kept of a body nobody needs whole: enough for an excerpt and a stack-trace search. */
+export const EXCERPT_BYTES = 8192;
 
 export interface TlsInfo {
   protocol: string | null;
@@ -39,7 +44,11 @@ export interface Exchange {
   requestHeaders: Record<string, string>;
   status?: number;
   headers: Record<string, string>;
+  /** The whole body when asked with keepBody, else its first EXCERPT_BYTES. */
   body: string;
+  /** Bytes of body received (up to --max-body). */
+  bodyBytes: number;
+  /** The body was cut at --max-body: the server sent more. */
   bodyTruncated: boolean;
   /** Set when no complete response was read: timeout, refused, TLS failure, budget. */
   error?: string;
@@ -103,7 +112,7 @@ export class HttpClient {
       try {
         url = new URL(spec.url);
       } catch {
-        finish({ headers: {}, body: '', bodyTruncated: false, error: `not a URL: ${spec.url}` });
+        finish({ ...NO_RESPONSE, error: `not a URL: ${spec.url}` });
         return;
       }
       const transport = url.protocol === 'https:' ? https : http;
@@ -117,30 +126,21 @@ export class HttpClient {
       });
       const timer = setTimeout(() => {
         request.destroy();
-        finish({ headers: {}, body: '', bodyTruncated: false, error: `no complete response within ${timeout} ms` });
+        finish({ ...NO_RESPONSE, error: `no complete response within ${timeout} ms` });
       }, timeout);
-      request.on('error', (error) => finish({ headers: {}, body: '', bodyTruncated: false, error: describeError(error) }));
+      request.on('error', (error) => finish({ ...NO_RESPONSE, error: describeError(error) }));
       request.on('response', (response) => {
-        const chunks: Buffer[] = [];
-        let size = 0;
-        let truncated = false;
+        const body = new BoundedBody(this.options.maxBodyBytes, spec.keepBody === true ? this.options.maxBodyBytes : EXCERPT_BYTES);
         const tls = tlsInfo(response.socket as TLSSocket);
-        const done = () => finish({ status: response.statusCode, headers: flattenHeaders(response.headers), body: Buffer.concat(chunks).toString('utf8'), bodyTruncated: truncated, tls });
+        const done = () => finish({ status: response.statusCode, headers: flattenHeaders(response.headers), ...body.result(), tls });
         response.on('data', (chunk: Buffer) => {
-          if (truncated) return;
-          const room = this.options.maxBodyBytes - size;
-          if (chunk.length > room) {
-            chunks.push(chunk.subarray(0, room));
-            truncated = true;
+          if (body.add(chunk) === 'full') {
             response.destroy();
             done();
-            return;
           }
-          chunks.push(chunk);
-          size += chunk.length;
         });
         response.on('end', done);
-        response.on('error', (error) => finish({ status: response.statusCode, headers: flattenHeaders(response.headers), body: '', bodyTruncated: false, error: describeError(error) }));
+        response.on('error', (error) => finish({ status: response.statusCode, headers: flattenHeaders(response.headers), ...body.result(), error: describeError(error) }));
       });
       if (spec.body !== undefined) request.write(spec.body);
       request.end();
@@ -148,8 +148,40 @@ export class HttpClient {
   }
 }
 
+const NO_RESPONSE = { headers: {}, body: '', bodyBytes: 0, bodyTruncated: false } as const;
+
 function failed(spec: RequestSpec, requestHeaders: Record<string, string>, error: string): Exchange {
-  return { method: spec.method, url: spec.url, requestHeaders, headers: {}, body: '', bodyTruncated: false, error, durationMs: 0 };
+  return { method: spec.method, url: spec.url, requestHeaders, ...NO_RESPONSE, error, durationMs: 0 };
+}
+
+/**
+ * A body read up to `limit` bytes of which only the first `keep` are held: memory follows what
+ * the checks need, not what the server sends. Reports 'full' once the limit is reached.
+ */
+class BoundedBody {
+  private readonly chunks: Buffer[] = [];
+  private kept = 0;
+  private received = 0;
+  private truncated = false;
+
+  constructor(private readonly limit: number, private readonly keep: number) {}
+
+  add(chunk: Buffer): 'more' | 'full' {
+    if (this.truncated) return 'full';
+    const take = chunk.subarray(0, this.limit - this.received);
+    this.received += take.length;
+    if (this.kept < this.keep) {
+      const held = take.subarray(0, this.keep - this.kept);
+      this.chunks.push(Buffer.from(held));
+      this.kept += held.length;
+    }
+    if (take.length < chunk.length) this.truncated = true;
+    return this.truncated ? 'full' : 'more';
+  }
+
+  result(): { body: string; bodyBytes: number; bodyTruncated: boolean } {
+    return { body: Buffer.concat(this.chunks).toString('utf8'), bodyBytes: this.received, bodyTruncated: this.truncated };
+  }
 }
 
 function flattenHeaders(headers: http.IncomingHttpHeaders): Record<string, string> {
@@ -172,8 +204,16 @@ function tlsInfo(socket: TLSSocket): TlsInfo | undefined {
   };
 }
 
-function describeError(error: Error & { code?: string }): string {
-  return error.code !== undefined ? `${error.code}: ${error.message}` : error.message;
+/**
+ * One clean line. OpenSSL's errors come as `write EPROTO 40F8...:error:0A000410:SSL
+ * routines:ssl3_read_bytes:sslv3 alert handshake failure:../deps/...c:1605:SSL alert number 40`:
+ * the reason and the alert are what a reader can use.
+ */
+export function describeError(error: Error & { code?: string }): string {
+  const openssl = /error:[0-9A-Fa-f]+:[^:]*:[^:]*:([^:\n]+)(?::[^\n]*?(SSL alert number \d+))?/.exec(error.message);
+  if (openssl !== null) return `TLS error: ${openssl[1]?.trim()}${openssl[2] === undefined ? '' : ` (${openssl[2]})`}`;
+  const message = error.message.split('\n')[0] ?? '';
+  return error.code !== undefined && !message.startsWith(error.code) ? `${error.code}: ${message}` : message;
 }
 
 function isIpAddress(hostname: string): boolean {

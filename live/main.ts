@@ -1,11 +1,12 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { FORMATS, render, type Format } from './formats.js';
-import { redact, type Report } from './report.js';
-import { runChecks, TargetError, type RunOptions } from './run.js';
+import type { Report } from './report.js';
+import { printable, redactText, secretForms } from './redaction.js';
+import { DEFAULT_LINT_MEMORY_MB, runChecks, TargetError, type RunOptions } from './run.js';
 import { TLS_DEADLINE_MS } from './context.js';
 
-const USAGE = 'usage: adr-check <base-url> [--format text|json|junit|sarif|github-actions] [--fail-on error|warn] [--header "Name: value"]... [--ca file] [--insecure] [--unsafe] [--path /p]... [--cors-origin origin] [--plain-http-port n] [--timeout ms] [--deadline s] [--tls-deadline s] [--max-requests n] [--max-body bytes] [--concurrency n] [--output file]';
+const USAGE = 'usage: adr-check <base-url> [--format text|json|junit|sarif|github-actions] [--fail-on error|warn] [--header "Name: value"]... [--ca file] [--insecure] [--unsafe] [--path /p]... [--cors-origin origin] [--plain-http-port n] [--timeout ms] [--deadline s] [--tls-deadline s] [--max-requests n] [--max-body bytes] [--concurrency n] [--lint-memory mb] [--output file]';
 
 class UsageError extends Error {}
 
@@ -38,6 +39,7 @@ function parse(argv: string[], environment: NodeJS.ProcessEnv): Cli {
       'max-requests': { type: 'string', default: '300' },
       'max-body': { type: 'string', default: '5000000' },
       concurrency: { type: 'string', default: '8' },
+      'lint-memory': { type: 'string', default: String(DEFAULT_LINT_MEMORY_MB) },
       output: { type: 'string' },
       help: { type: 'boolean', default: false },
     },
@@ -70,6 +72,7 @@ function parse(argv: string[], environment: NodeJS.ProcessEnv): Cli {
       },
       checks: { unsafe: values.unsafe, insecure: values.insecure, allowedOrigin: values['cors-origin'], plainHttpPort: positiveNumber('plain-http-port', values['plain-http-port']), tlsDeadlineMs: positiveNumber('tls-deadline', values['tls-deadline']) * 1000 },
       extraPaths: values.path,
+      lintMemoryMb: positiveNumber('lint-memory', values['lint-memory']),
     },
   };
 }
@@ -94,11 +97,18 @@ function readCa(file: string): string {
   }
 }
 
-/** Exit code: 1 when a live verdict or a static finding reaches --fail-on. */
+/**
+ * Exit code: 2 when adr-check itself failed (a check threw); 1 when a live verdict or a static
+ * finding reaches --fail-on; 2 when nothing failed but the report is incomplete (a check could not
+ * observe what it needs, or the static lint did not finish); else 0.
+ */
 function exitCode(report: Report, failOn: 'error' | 'warn'): number {
+  if (report.results.some((result) => result.internalError === true)) return 2;
   const live = report.results.some((result) => result.verdict === 'fail' || (failOn === 'warn' && result.verdict === 'warn'));
   const findings = report.staticFindings.some((finding) => finding.severity === 'error' || (failOn === 'warn' && finding.severity === 'warn'));
-  return live || findings ? 1 : 0;
+  if (live || findings) return 1;
+  const lintUnfinished = report.lint.status === 'timeout' || report.lint.status === 'out-of-memory' || report.lint.status === 'failed';
+  return lintUnfinished || report.results.some((result) => result.verdict === 'error') ? 2 : 0;
 }
 
 export async function main(argv: string[], environment: NodeJS.ProcessEnv = process.env): Promise<number> {
@@ -109,15 +119,18 @@ export async function main(argv: string[], environment: NodeJS.ProcessEnv = proc
     process.stderr.write(`adr-check: ${(error as Error).message}\n`);
     return 2;
   }
+  const forms = secretForms(cli.secrets);
   try {
     const report = await runChecks(cli.baseUrl, cli.run);
-    const output = redact(render(report, cli.format, cli.output === undefined && process.stdout.isTTY === true), cli.secrets);
+    const output = render(report, cli.format, { colour: cli.output === undefined && process.stdout.isTTY === true, secrets: forms });
     if (cli.output === undefined) process.stdout.write(`${output}\n`);
     else writeFileSync(cli.output, `${output}\n`);
+    const failed = report.results.find((result) => result.internalError === true);
+    if (failed !== undefined) process.stderr.write(`adr-check: ${printable(redactText(`${failed.code}: ${failed.summary}`, forms))}\n`);
     return exitCode(report, cli.failOn);
   } catch (error) {
-    const message = error instanceof TargetError ? error.message : `unexpected error: ${(error as Error).message}`;
-    process.stderr.write(`adr-check: ${redact(message, cli.secrets)}\n`);
+    const message = error instanceof TargetError ? error.message : `internal error: ${(error instanceof Error ? error.message : String(error)).split('\n')[0]}`;
+    process.stderr.write(`adr-check: ${printable(redactText(message, forms))}\n`);
     return 2;
   }
 }

@@ -1,8 +1,9 @@
 import type { Finding } from '../lib/lint.js';
 import type { Exchange } from './http.js';
 
-export type Verdict = 'pass' | 'warn' | 'fail' | 'skip';
-const VERDICT_ORDER: Verdict[] = ['pass', 'skip', 'warn', 'fail'];
+/** `error`: the check could not observe what it needs (nothing answered, an internal error). */
+export type Verdict = 'pass' | 'warn' | 'fail' | 'skip' | 'error';
+const VERDICT_ORDER: Verdict[] = ['pass', 'skip', 'warn', 'error', 'fail'];
 
 export interface Evidence {
   method: string;
@@ -15,6 +16,8 @@ export interface Evidence {
   note?: string;
   /** For a failure: the start of the body. */
   bodyExcerpt?: string;
+  /** The body was cut at --max-body (the server sent more). */
+  bodyTruncatedAt?: number;
   error?: string;
 }
 
@@ -36,6 +39,15 @@ export interface CheckResult {
   evidence: Evidence[];
   /** What a check enumerated in full (the TLS check: per protocol, suites, groups, ...). */
   tables?: ReportTable[];
+  /** The check threw: a defect of adr-check, not a verdict on the API. */
+  internalError?: boolean;
+}
+
+export interface LintSummary {
+  status: 'done' | 'too-deep' | 'timeout' | 'out-of-memory' | 'failed' | 'not-run';
+  /** Findings beyond the cap, counted but not listed. */
+  omitted: number;
+  durationMs: number;
 }
 
 export interface Report {
@@ -45,10 +57,11 @@ export interface Report {
   requests: number;
   results: CheckResult[];
   staticFindings: Finding[];
+  lint: LintSummary;
   notices: string[];
 }
 
-/** The worst verdict among several: fail > warn > skip > pass. */
+/** The worst verdict among several: fail > error > warn > skip > pass. */
 export function worst(verdicts: Verdict[]): Verdict {
   return verdicts.reduce<Verdict>((current, next) => (VERDICT_ORDER.indexOf(next) > VERDICT_ORDER.indexOf(current) ? next : current), 'pass');
 }
@@ -67,11 +80,22 @@ export function evidenceOf(exchange: Exchange, decidingHeaders: string[] = [], n
     headers,
     ...(note === undefined ? {} : { note }),
     ...(withBody && exchange.body !== '' ? { bodyExcerpt: exchange.body.slice(0, 300) } : {}),
+    ...(exchange.bodyTruncated ? { bodyTruncatedAt: exchange.bodyBytes } : {}),
     ...(exchange.error === undefined ? {} : { error: exchange.error }),
   };
 }
 
-/** Replaces every secret value wherever it appears in the serialized report. */
-export function redact(text: string, secrets: string[]): string {
-  return secrets.filter((secret) => secret.length >= 4).reduce((redacted, secret) => redacted.split(secret).join('[REDACTED]'), text);
+
+/**
+ * What a server answered, for a sentence: the status with what a reader needs to follow it (a
+ * redirect's Location, a body cut at --max-body), or why there was no answer.
+ */
+export function describeAnswer(exchange: Exchange): string {
+  if (exchange.status === undefined) return exchange.error ?? 'no answer';
+  const location = exchange.headers.location;
+  const notes = [
+    ...(exchange.status >= 300 && exchange.status < 400 && location !== undefined ? [`Location: ${location}`] : []),
+    ...(exchange.bodyTruncated ? [`body truncated at ${exchange.bodyBytes} bytes`] : []),
+  ];
+  return notes.length === 0 ? String(exchange.status) : `${exchange.status} (${notes.join('; ')})`;
 }

@@ -1,17 +1,19 @@
-import ruleset from '../ruleset.js';
-import { createLinter, lintText, type Finding } from '../lib/lint.js';
-import { createOfflineResolver } from '../lib/offline-resolver.js';
 import { isObject, type JsonObject } from '../lib/json.js';
 import { HttpClient, type ClientOptions } from './http.js';
-import { concreteGetPaths, createContext, type CheckOptions } from './context.js';
+import { concreteGetPaths, createContext, type CheckContext, type CheckOptions, type LiveCheck } from './context.js';
 import { LIVE_CHECKS } from './registry.js';
-import type { Report } from './report.js';
+import { lintInWorker, type LintOutcome, type ReferenceFetcher } from './lint/run-lint.js';
+import type { CheckResult, Report } from './report.js';
 
 export interface RunOptions {
   client: Omit<ClientOptions, 'deadline'> & { deadlineMs: number };
   checks: CheckOptions;
   extraPaths: string[];
+  /** Heap of the lint worker, MB. */
+  lintMemoryMb?: number;
 }
+
+export const DEFAULT_LINT_MEMORY_MB = 2048;
 
 /** Raised when the API cannot be checked at all: the CLI prints it as one line and exits 2. */
 export class TargetError extends Error {}
@@ -20,7 +22,7 @@ export async function runChecks(baseUrl: string, options: RunOptions): Promise<R
   const started = Date.now();
   const client = new HttpClient({ ...options.client, deadline: started + options.client.deadlineMs });
   const context = createContext(client, baseUrl, options.checks);
-  const first = await context.send({ method: 'GET', url: `${context.baseUrl}/openapi.json`, anonymous: true });
+  const first = await context.send({ method: 'GET', url: `${context.baseUrl}/openapi.json`, anonymous: true, keepBody: true });
   if (first.status === undefined && isUnreachable(first.error)) throw new TargetError(`cannot reach ${context.baseUrl}/openapi.json: ${first.error}`);
   if (first.status === undefined && requiresClientCertificate(first.error)) {
     throw new TargetError(`${new URL(context.baseUrl).host} requires a client certificate (mutual TLS; the server's alert certificate_required). adr-check does not send one`);
@@ -30,18 +32,62 @@ export async function runChecks(baseUrl: string, options: RunOptions): Promise<R
   }
   // Behind authentication /core/publish-openapi fails; with credentials the other checks still get the description.
   const described = first.status !== 200 && Object.keys(options.client.headers).length > 0
-    ? await context.send({ method: 'GET', url: `${context.baseUrl}/openapi.json` })
+    ? await context.send({ method: 'GET', url: `${context.baseUrl}/openapi.json`, keepBody: true })
     : first;
   context.description = parseDescription(described.body);
   context.getPaths = ['', ...concreteGetPaths(context.description, options.extraPaths)];
-  // Linting is CPU work and the checks mostly wait on the network: run them side by side.
-  const linting = context.description === undefined ? Promise.resolve([]) : lintDescription(described.body);
-  const results = [];
-  for (const check of LIVE_CHECKS) results.push(await check.run(context));
-  const staticFindings = await linting;
+  // The lint runs on its own thread within the run's deadline: the live verdicts never wait on it.
+  const linting: Promise<LintOutcome | undefined> = context.description === undefined
+    ? Promise.resolve(undefined)
+    : lintInWorker(described.body, described.url, { deadline: started + options.client.deadlineMs, memoryMb: options.lintMemoryMb ?? DEFAULT_LINT_MEMORY_MB }, sameOriginFetcher(client, described.url));
+  const results: CheckResult[] = [];
+  for (const check of LIVE_CHECKS) results.push(await runGuarded(check, context));
+  const lint = await linting;
   const notices = options.client.insecure ? ['--insecure: certificates are NOT verified; /core/transport/tls is not done'] : [];
   if (context.description === undefined) notices.push(`/openapi.json gave no JSON description (${first.status ?? first.error}); live checks ran without it`);
-  return { target: context.baseUrl, startedAt: new Date(started).toISOString(), durationMs: Date.now() - started, requests: client.requestCount, results, staticFindings, notices };
+  if (lint !== undefined && lint.reason !== undefined) notices.push(lint.reason);
+  return {
+    target: context.baseUrl,
+    startedAt: new Date(started).toISOString(),
+    durationMs: Date.now() - started,
+    requests: client.requestCount,
+    results,
+    staticFindings: lint?.findings ?? [],
+    lint: lint === undefined ? { status: 'not-run', omitted: 0, durationMs: 0 } : { status: lint.status, omitted: lint.omitted, durationMs: lint.durationMs },
+    notices,
+  };
+}
+
+/** A check that throws reports an error verdict: the other checks and the report go on. */
+async function runGuarded(check: LiveCheck, context: CheckContext): Promise<CheckResult> {
+  try {
+    return await check.run(context);
+  } catch (error) {
+    const message = (error instanceof Error ? error.message : String(error)).split('\n')[0];
+    return { code: check.code, verdict: 'error', summary: `internal error: ${message}`, details: [], evidence: [], internalError: true };
+  }
+}
+
+/**
+ * The documents a downloaded description's `$ref`s name: fetched from the description's own
+ * origin, without credentials, through the run's client and its limits; anything else refused.
+ */
+function sameOriginFetcher(client: HttpClient, descriptionUrl: string): ReferenceFetcher {
+  const origin = new URL(descriptionUrl).origin;
+  return async (url) => {
+    let target: URL;
+    try {
+      target = new URL(url);
+    } catch {
+      return { reason: `not fetched: ${url} is not a URL` };
+    }
+    if (target.origin !== origin) return { reason: `not fetched: ${target.origin} is not the origin of the description (${origin}); a downloaded description may only reference documents of its own server` };
+    target.hash = '';
+    const exchange = await client.send({ method: 'GET', url: target.href, anonymous: true, keepBody: true });
+    if (exchange.status !== 200) return { reason: `GET ${target.href} answered ${exchange.status ?? exchange.error}` };
+    if (exchange.bodyTruncated) return { reason: `GET ${target.href}: larger than --max-body (${client.options.maxBodyBytes} bytes)` };
+    return { text: exchange.body };
+  };
 }
 
 /** Nothing listens there: no report can say anything useful. A server that misbehaves gets a report. */
@@ -67,8 +113,3 @@ function parseDescription(body: string): JsonObject | undefined {
   }
 }
 
-/** Lints the downloaded description; its `$ref`s to other files are not fetched (reported as unresolvable). */
-async function lintDescription(text: string): Promise<Finding[]> {
-  const spectral = createLinter(ruleset, createOfflineResolver());
-  return lintText(spectral, text, '/adr-check/downloaded/openapi.json');
-}

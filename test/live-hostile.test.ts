@@ -86,7 +86,7 @@ test('an endless body is cut at --max-body', async () => {
   expect(outcome.stdout).toMatch(/FAIL\s+\/core\/transport\/tls\s+the API is served over http/);
 }, 40000);
 
-test('a redirect loop is not followed', async () => {
+test('a redirect loop is not followed, and the report names where it pointed', async () => {
   const port = await listen(http.createServer((request, response) => {
     response.writeHead(302, { location: request.url ?? '/' });
     response.end();
@@ -94,7 +94,7 @@ test('a redirect loop is not followed', async () => {
   const outcome = await adrCheck(`http://127.0.0.1:${port}/v1`);
   expectBounded(outcome);
   expect(outcome.code).toBe(1);
-  expect(outcome.stdout).toContain('/openapi.json answered 302 without credentials, not 200');
+  expect(outcome.stdout).toContain('/openapi.json answered 302 (Location: /v1/openapi.json) without credentials, not 200');
 }, 40000);
 
 test('a malformed HTTP response gives a clear failure', async () => {

@@ -1,6 +1,7 @@
 import type { CheckContext, LiveCheck } from '../context.js';
 import { evidenceOf, type CheckResult, type Evidence } from '../report.js';
 import { asObject } from '../../lib/json.js';
+import { matchesPathTemplate } from '../../lib/path-template.js';
 
 const STANDARD = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
@@ -43,7 +44,8 @@ function isSuccess(status: number | undefined): boolean {
 /** The standard methods the description declares on the path item the concrete path came from. */
 function declaredMethods(context: CheckContext, concretePath: string): string[] {
   const paths = asObject(context.description?.paths);
-  const key = Object.keys(paths).find((pathKey) => new RegExp(`^${pathKey.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{[^}]+\\?\}/g, '[^/]+')}$`).test(concretePath));
+  // A literal path wins over a template that also fits it, as OpenAPI matches them.
+  const key = paths[concretePath] !== undefined ? concretePath : Object.keys(paths).find((pathKey) => matchesPathTemplate(pathKey, concretePath));
   const item = asObject(key === undefined ? undefined : paths[key]);
   return STANDARD.filter((method) => item[method.toLowerCase()] !== undefined);
 }

@@ -1,8 +1,8 @@
 import { resourcePath, type CheckContext, type LiveCheck } from '../context.js';
-import { evidenceOf, type CheckResult, type Evidence } from '../report.js';
+import { describeAnswer, evidenceOf, type CheckResult, type Evidence } from '../report.js';
 
 /** Traces of a stack or of the implementation in an error body (SPEC.md: no internal detail). */
-const INTERNAL_DETAIL = /\bat [\w.<>$]+ \(.*:\d+:\d+\)|\n\s+at \S+:\d+:\d+|Traceback \(most recent call last\)|\.java:\d+\)|node_modules\/|Exception in thread|\bstack\b["']?\s*:/;
+const INTERNAL_DETAIL = /\bat [\w.<>$]{1,200} \([^)\n]{0,300}:\d+:\d+\)|\n\s+at \S+:\d+:\d+|Traceback \(most recent call last\)|\.java:\d+\)|node_modules\/|Exception in thread|\bstack\b["']?\s*:/;
 const UNSERVABLE = 'application/x-adr-check-unservable';
 
 /** An unknown path gives 404 problem+json without internal detail; an unservable Accept gives 406. */
@@ -13,7 +13,7 @@ export const httpResponseCode: LiveCheck = {
     const evidence: Evidence[] = [];
     const unknown = await context.send({ method: 'GET', url: `${context.baseUrl}/adr-check-unknown-${Date.now().toString(36)}` });
     const contentType = unknown.headers['content-type'] ?? '';
-    if (unknown.status !== 404) details.push(`an unknown path gives ${unknown.status ?? unknown.error}, not 404`);
+    if (unknown.status !== 404) details.push(`an unknown path gives ${describeAnswer(unknown)}, not 404`);
     if (!/^application\/problem\+(json|xml)/i.test(contentType)) details.push(`the 404 is ${contentType || 'without Content-Type'}, not application/problem+json`);
     if (INTERNAL_DETAIL.test(unknown.body)) details.push('the error body shows a stack trace or internal detail');
     if (details.length > 0) evidence.push(evidenceOf(unknown, ['Content-Type'], undefined, true));

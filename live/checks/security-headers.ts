@@ -14,7 +14,7 @@ const RULES: HeaderRule[] = [
   { header: 'Strict-Transport-Security', ok: (value, exchange) => !exchange.url.startsWith('https:') || /max-age=\d+/i.test(value ?? ''), expected: 'max-age=...' },
   { header: 'X-Content-Type-Options', ok: (value) => (value ?? '').trim().toLowerCase() === 'nosniff', expected: 'nosniff' },
   { header: 'X-Frame-Options', ok: (value) => (value ?? '').trim().toUpperCase() === 'DENY', expected: 'DENY' },
-  { header: 'Content-Type', ok: (value, exchange) => exchange.body === '' || (value !== undefined && value !== ''), expected: 'the type of the body' },
+  { header: 'Content-Type', ok: (value, exchange) => exchange.bodyBytes === 0 || (value !== undefined && value !== ''), expected: 'the type of the body' },
 ];
 
 /**

@@ -1,4 +1,3 @@
-import type { Verdict } from '../report.js';
 
 /**
  * The NCSC TLS guidelines (version 2025-05) as data, as summarised in TLS-GUIDELINES.md. Every
@@ -282,7 +281,7 @@ export interface GradedItem {
 }
 
 export interface TlsGrade {
-  verdict: Verdict;
+  verdict: 'pass' | 'warn' | 'fail';
   /** Every graded item, best first within its kind. */
   items: GradedItem[];
   /** One line per Insufficient or Phase out item: what, and its class. */
@@ -321,7 +320,7 @@ export function gradeFindings(findings: TlsFindings, catalog: ReadonlyMap<number
     ...optionItems(findings),
   ];
   const offending = items.filter((item) => item.class === 'insufficient' || item.class === 'phase-out');
-  const verdict: Verdict = offending.some((item) => item.class === 'insufficient') ? 'fail' : offending.length > 0 ? 'warn' : 'pass';
+  const verdict: TlsGrade['verdict'] = offending.some((item) => item.class === 'insufficient') ? 'fail' : offending.length > 0 ? 'warn' : 'pass';
   const worstFirst = [...offending].sort((a, b) => (a.class === b.class ? 0 : a.class === 'insufficient' ? -1 : 1));
   return { verdict, items, evidence: worstFirst.map((item) => `${CLASS_LABEL[item.class]}: ${item.kind} ${item.item}`) };
 }

@@ -11,10 +11,19 @@ export function enumerationLines(result: ProbeResult): string[] {
   return result.notes.map((note) => `not determined: ${note}`);
 }
 
-/** One line for a summary: the grade and the protocols it rests on. */
+const GRADE_WORDS: Record<'pass' | 'warn' | 'fail', string> = {
+  pass: 'what the server offers meets the NCSC guidelines',
+  warn: 'the server offers settings the NCSC guidelines phase out',
+  fail: 'the server offers settings the NCSC guidelines call insufficient',
+};
+
+/**
+ * One line for a summary: how the enumeration grades and the protocols it rests on. Worded, not
+ * "grade pass", so that a check failing for another reason never reads as passing.
+ */
 export function gradeSummary(result: ProbeResult, grade: TlsGrade): string {
   const protocols = result.protocols.filter((protocol) => protocol.accepted).map((protocol) => protocol.protocol);
-  return `NCSC grade ${grade.verdict} (${protocols.join(', ') || 'no protocol accepted'}; ${result.connections} connections in ${result.durationMs} ms)`;
+  return `${GRADE_WORDS[grade.verdict]} (${protocols.join(', ') || 'no protocol accepted'}; ${result.connections} connections in ${result.durationMs} ms)`;
 }
 
 function protocolTable(result: ProbeResult): ReportTable {
