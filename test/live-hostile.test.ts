@@ -1,9 +1,18 @@
 import { execFile } from 'node:child_process';
 import { once } from 'node:events';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { gzipSync } from 'node:zlib';
+import { startReferenceApi } from '../examples/reference-api/server.js';
+import {
+  catastrophicPattern, deepDescription, description, manyEndlessPaths, manyPathsDescription, pathTemplateBomb, servingDescription, startHostile, type HostileServer,
+} from './support/hostile-servers.js';
+import { issueLeaf, startSServer, stopSServers } from './support/openssl-server.js';
 
 /**
  * adr-check against servers that misbehave, on loopback: it must end within its own deadline with
@@ -12,19 +21,51 @@ import { promisify } from 'node:util';
 const run = promisify(execFile);
 const DEADLINE_SECONDS = 6;
 const servers: Array<net.Server | http.Server> = [];
+const closers: Array<() => Promise<void>> = [];
 
-interface Outcome { code: number; stdout: string; stderr: string; seconds: number }
+interface Outcome { code: number; stdout: string; stderr: string; seconds: number; peakMb: number }
 
+/** The environment secret a `$ref` to /proc/self/environ would expose. */
+const ENVIRONMENT_SECRET = 'hunter2-environment-secret';
+
+/**
+ * adr-check as a user runs it, a child process (under GNU time, for its peak memory), with a
+ * secret in its environment and stdin an open pipe that never sends: reading it would block.
+ */
 async function adrCheck(url: string, extra: string[] = []): Promise<Outcome> {
   const started = Date.now();
-  const args = ['--import', 'tsx', 'live/cli.ts', url, '--timeout', '1500', '--deadline', String(DEADLINE_SECONDS), '--max-body', '100000', ...extra];
+  const folder = mkdtempSync(join(tmpdir(), 'adr-check-hostile-'));
+  const timeFile = join(folder, 'time');
+  const args = ['-o', timeFile, '-f', '%M', process.execPath, '--import', 'tsx', 'live/cli.ts', url, '--timeout', '1500', '--deadline', String(DEADLINE_SECONDS), '--max-body', '100000', ...extra];
+  const options = { cwd: process.cwd(), timeout: 30000, maxBuffer: 20_000_000, env: { FAKE_DB_PASSWORD: ENVIRONMENT_SECRET, ...process.env } };
+  let result: Omit<Outcome, 'seconds' | 'peakMb'>;
   try {
-    const { stdout, stderr } = await run(process.execPath, args, { cwd: process.cwd(), timeout: 30000 });
-    return { code: 0, stdout, stderr, seconds: (Date.now() - started) / 1000 };
+    const { stdout, stderr } = await run('/usr/bin/time', args, options);
+    result = { code: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code?: number; stdout?: string; stderr?: string };
-    return { code: failed.code ?? -1, stdout: failed.stdout ?? '', stderr: failed.stderr ?? '', seconds: (Date.now() - started) / 1000 };
+    result = { code: failed.code ?? -1, stdout: failed.stdout ?? '', stderr: failed.stderr ?? '' };
   }
+  const peakMb = Number(readFileSync(timeFile, 'utf8').trim().split('\n').pop()) / 1024;
+  rmSync(folder, { recursive: true, force: true });
+  return { ...result, seconds: (Date.now() - started) / 1000, peakMb };
+}
+
+async function hostile(server: Promise<HostileServer>): Promise<HostileServer> {
+  const started = await server;
+  closers.push(() => started.close());
+  return started;
+}
+
+interface JsonReport {
+  results: Array<{ code: string; verdict: string; summary: string; details: string[] }>;
+  staticFindings: Array<{ code: string; severity: string; path: string; message: string; source?: string }>;
+  lint: { status: string };
+  notices: string[];
+}
+
+function jsonReport(outcome: Outcome): JsonReport {
+  return JSON.parse(outcome.stdout) as JsonReport;
 }
 
 async function listen<T extends net.Server>(server: T): Promise<number> {
@@ -42,8 +83,10 @@ function expectBounded(outcome: Outcome) {
   expect(`${outcome.stdout}${outcome.stderr}`).not.toMatch(/\n\s+at .+:\d+:\d+/);
 }
 
-afterAll(() => {
+afterAll(async () => {
   for (const server of servers) server.close();
+  await Promise.all(closers.map((close) => close()));
+  stopSServers();
 });
 
 test('a server that accepts and never answers: fail verdicts within the deadline', async () => {
@@ -124,3 +167,229 @@ test('nothing listening: a one-line error and exit 2', async () => {
   expect(outcome.stderr.trim()).toMatch(/^adr-check: cannot reach http:\/\/127\.0\.0\.1:\d+\/v1\/openapi\.json: ECONNREFUSED/);
   expect(outcome.stderr.trim().split('\n')).toHaveLength(1);
 }, 40000);
+
+// ---------------------------------------------------------------------------------------------
+// Issue 16: each numbered item against a server that attacks the checker
+
+const refServer = (target: string) => hostile(startHostile(servingDescription(JSON.stringify(description({ servers: [{ url: { $ref: target } }] })))));
+
+describe('1. a downloaded description never reads the local file system', () => {
+  test.each(['../../../../proc/self/environ', '/proc/self/environ', 'file:///proc/self/environ'])('$ref %s: not read, the environment does not appear', async (target) => {
+    const server = await refServer(target);
+    const outcome = await adrCheck(server.baseUrl, ['--format', 'json']);
+    expectBounded(outcome);
+    expect(outcome.stdout).not.toContain(ENVIRONMENT_SECRET);
+    expect(outcome.stdout).not.toContain('FAKE_DB_PASSWORD');
+    const report = jsonReport(outcome);
+    expect(report.lint.status).toBe('done');
+    expect(report.staticFindings).toContainEqual(expect.objectContaining({ code: '/core/doc-openapi', path: 'servers.0.url.$ref', message: `Reference does not resolve: ${target}. Point the $ref at an existing definition.` }));
+  }, 40000);
+
+  test('a relative $ref is fetched from the server itself, never from disk', async () => {
+    const server = await refServer('../../../../proc/self/environ');
+    const outcome = await adrCheck(server.baseUrl, ['--format', 'json']);
+    expect(server.requests.map((request) => `${request.method} ${request.url}`)).toContain('GET /proc/self/environ');
+    expect(jsonReport(outcome).staticFindings).toContainEqual(expect.objectContaining({ code: 'invalid-ref', message: `GET ${server.origin}/proc/self/environ answered 404` }));
+  }, 40000);
+
+  test.each(['../../../../dev/zero', '../../../../dev/stdin'])('$ref %s neither fills memory nor blocks', async (target) => {
+    const server = await refServer(target);
+    const outcome = await adrCheck(server.baseUrl, ['--format', 'json']);
+    expectBounded(outcome);
+    expect(outcome.peakMb).toBeLessThan(400);
+    expect(jsonReport(outcome).lint.status).toBe('done');
+  }, 40000);
+
+  test('a same-origin multi-file description is linted whole; another origin, named by a $ref or a server, gets nothing', async () => {
+    const elsewhere = await hostile(startHostile((_request, response) => { response.writeHead(200, { 'content-type': 'application/json' }); response.end('{"type":"object"}'); }));
+    const text = JSON.stringify(description({ servers: [{ url: `${elsewhere.origin}/v1` }], components: { schemas: { Monument: { $ref: 'schemas/monument.json' }, Foreign: { $ref: `${elsewhere.origin}/schemas/foreign.json` } } } }));
+    const server = await hostile(startHostile(servingDescription(text, (request, response) => {
+      if (request.url !== '/v1/schemas/monument.json') return void response.writeHead(404).end();
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(JSON.stringify({ type: 'object', properties: { bouw_jaar: { type: 'integer' } } }));
+    })));
+    const report = jsonReport(await adrCheck(server.baseUrl, ['--format', 'json']));
+    expect(server.requests.map((request) => request.url)).toContain('/v1/schemas/monument.json');
+    expect(elsewhere.requests).toEqual([]);
+    expect(report.staticFindings).toContainEqual(expect.objectContaining({ code: 'nlgov:property-names-camel-case', source: `${server.baseUrl}/schemas/monument.json` }));
+    expect(report.staticFindings).toContainEqual(expect.objectContaining({
+      code: 'invalid-ref',
+      message: `not fetched: ${elsewhere.origin} is not the origin of the description (${server.origin}); a downloaded description may only reference documents of its own server`,
+    }));
+  }, 40000);
+});
+
+test('2. a path template with 50 variables is matched without backtracking', async () => {
+  const server = await hostile(startHostile(pathTemplateBomb(50)));
+  const outcome = await adrCheck(server.baseUrl, ['--format', 'json']);
+  expectBounded(outcome);
+  const methods = jsonReport(outcome).results.find((result) => result.code === '/core/http-methods');
+  expect(methods?.details).toContain(`TRACE /${'x'.repeat(60)} (undeclared): 200, not 405`);
+}, 40000);
+
+test('3. a description nested 2,000 levels: a "too deep" finding, no stack trace', async () => {
+  const server = await hostile(startHostile(servingDescription(deepDescription(2000))));
+  const outcome = await adrCheck(server.baseUrl, ['--format', 'json']);
+  expectBounded(outcome);
+  expect(outcome.stderr).toBe('');
+  const report = jsonReport(outcome);
+  expect(report.lint.status).toBe('too-deep');
+  expect(report.staticFindings).toEqual([expect.objectContaining({ code: 'adr-check/description-too-deep', severity: 'error' })]);
+  expect(report.staticFindings[0]?.message).toMatch(/^Description is too deep to lint: more than 1000 levels of nesting \(1001 at x-deep\.0\.0/);
+  expect(report.results.map((result) => result.code)).toHaveLength(8);
+}, 40000);
+
+describe('4. the lint never starves the live checks', () => {
+  test('a catastrophic pattern: the lint runs out of time and says so; no live request times out', async () => {
+    const server = await hostile(startHostile(servingDescription(catastrophicPattern())));
+    const outcome = await adrCheck(server.baseUrl, ['--format', 'json']);
+    expectBounded(outcome);
+    expect(outcome.stdout).not.toContain('no complete response within');
+    const report = jsonReport(outcome);
+    expect(report.lint.status).toBe('timeout');
+    expect(report.notices).toContainEqual(expect.stringMatching(/^the static lint did not finish within its time budget \(\d+\.\d s, the rest of --deadline\)$/));
+  }, 40000);
+
+  test('a 4.6 MB description of 20,000 paths: live requests are answered as without it', async () => {
+    const server = await hostile(startHostile(servingDescription(manyPathsDescription(20_000), (request, response) => {
+      if (request.url === '/v1/openapi.yaml') return void response.writeHead(404).end();
+      response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+    })));
+    const outcome = await adrCheck(server.baseUrl, ['--format', 'json', '--max-body', '30000000']);
+    expectBounded(outcome);
+    expect(outcome.stdout).not.toContain('no complete response within');
+    const report = jsonReport(outcome);
+    expect(report.results.find((result) => result.code === '/core/publish-openapi')?.verdict).toBe('pass');
+    expect(report.lint.status).toBe('timeout');
+  }, 40000);
+});
+
+describe('5. credentials that come back are redacted in every format', () => {
+  const TOKEN = 'SE"CR\\ET123';
+  const KEY = 'Zq9';
+  async function echoing(): Promise<HostileServer> {
+    return hostile(startHostile(servingDescription(JSON.stringify(description()), (request, response) => {
+      const token = String(request.headers.authorization ?? '').replace(/^Bearer /, '');
+      const key = String(request.headers['x-api-key'] ?? '');
+      response.writeHead(302, { location: `https://127.0.0.1/login?token=${encodeURIComponent(token)}&key=${key}`, 'content-type': 'text/plain', 'x-echo': `${key}` });
+      response.end(`invalid token ${token} ${JSON.stringify({ token, key })} ${encodeURIComponent(token)}`);
+    })));
+  }
+
+  test.each(['text', 'json', 'junit', 'sarif', 'github-actions'])('%s', async (format) => {
+    const server = await echoing();
+    const outcome = await adrCheck(server.baseUrl, ['--format', format, '--header', `Authorization: Bearer ${TOKEN}`, '--header', `X-Api-Key: ${KEY}`]);
+    expect(server.requests.some((request) => request.headers.authorization === `Bearer ${TOKEN}`)).toBe(true);
+    for (const leak of ['SE"CR', 'SE\\"CR', 'SE%22CR', 'ET123', KEY]) expect(outcome.stdout).not.toContain(leak);
+    if (format === 'text' || format === 'json') expect(outcome.stdout).toContain('[REDACTED]');
+  }, 40000);
+});
+
+test('6. escape sequences from the server reach the terminal only as visible text', async () => {
+  const server = await hostile(startHostile(servingDescription(JSON.stringify(description({ servers: [{ url: '\u001b]0;pwned\u0007\u001b[2J' }] })), (_request, response) => {
+    response.writeHead(404, { 'content-type': 'text/plain\u0085' });
+    response.end('\u001b[2J\u001b[H\nPASS  /core/everything  all good\u001b]52;c;cm0gLXJmIH4=\u0007\u009b31m\u202e');
+  })));
+  for (const format of ['text', 'junit', 'github-actions']) {
+    const outcome = await adrCheck(server.baseUrl, ['--format', format]);
+    expect(outcome.stdout).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202e]/);
+    expect(outcome.stdout).not.toMatch(/^PASS {2}\/core\/everything/m);
+    if (format === 'text') expect(outcome.stdout).toContain('body: \\x1b[2J\\x1b[H\\x0aPASS /core/everything all good\\x1b]52;c;cm0gLXJmIH4=\\x07\\x9b31m\\u202e');
+  }
+}, 60000);
+
+test('7. memory does not grow with what the server sends: 25 paths with endless bodies', async () => {
+  const server = await hostile(startHostile(manyEndlessPaths(25)));
+  const outcome = await adrCheck(server.baseUrl, ['--format', 'json', '--max-body', '5000000', '--unsafe']);
+  expectBounded(outcome);
+  expect(outcome.peakMb).toBeLessThan(400);
+  const report = JSON.parse(outcome.stdout) as { results: Array<{ evidence: Array<{ bodyExcerpt?: string }> }> };
+  for (const evidence of report.results.flatMap((result) => result.evidence)) expect((evidence.bodyExcerpt ?? '').length).toBeLessThanOrEqual(300);
+}, 40000);
+
+describe('8. the report tells the truth under limits', () => {
+  test('a description cut at --max-body says so', async () => {
+    const server = await hostile(startHostile(servingDescription(JSON.stringify(description({ 'x-filler': 'a'.repeat(200_000) })))));
+    const outcome = await adrCheck(server.baseUrl);
+    expect(outcome.stdout).toContain('- /openapi.json is larger than --max-body: body truncated at 100000 bytes');
+  }, 40000);
+
+  test('a TLS error from OpenSSL is one clean line', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'adr-check-tls-'));
+    const pki = issueLeaf(folder);
+    // TLS 1.3 with only a suite Node's client does not offer: the server answers handshake_failure.
+    const port = await startSServer(['-cert', pki.leafCertificate, '-key', pki.leafKey, '-tls1_3', '-ciphersuites', 'TLS_AES_128_CCM_8_SHA256', '-www']);
+    const outcome = await adrCheck(`https://localhost:${port}/v1`, ['--ca', pki.caCertificate, '--tls-deadline', '3']);
+    rmSync(folder, { recursive: true, force: true });
+    expect(outcome.stdout).toContain('TLS error: sslv3 alert handshake failure (SSL alert number 40)');
+    expect(`${outcome.stdout}${outcome.stderr}`).not.toMatch(/deps\/openssl|error:0A0/);
+  }, 40000);
+
+  test('a TLS fail for another reason never reads as a passing grade', async () => {
+    const api = await startReferenceApi({ httpPort: 0, breaks: ['http-serves-api'] });
+    closers.push(() => api.close());
+    const folder = mkdtempSync(join(tmpdir(), 'adr-check-ca-'));
+    const { writeFileSync } = await import('node:fs');
+    writeFileSync(join(folder, 'ca.pem'), api.caPem);
+    const outcome = await adrCheck(api.baseUrl, ['--format', 'json', '--ca', join(folder, 'ca.pem'), '--plain-http-port', new URL(api.httpOrigin as string).port, '--max-body', '5000000']);
+    rmSync(folder, { recursive: true, force: true });
+    const tls = jsonReport(outcome).results.find((result) => result.code === '/core/transport/tls');
+    expect(tls?.verdict).toBe('fail');
+    expect(tls?.summary).toMatch(/^transport security is not as the standard requires; what the server offers meets the NCSC guidelines \(/);
+    expect(tls?.summary).not.toMatch(/grade pass/);
+  }, 60000);
+});
+
+// ---------------------------------------------------------------------------------------------
+// What held up before issue 16 and must keep holding
+
+test('1 MB of response headers: a clear failure, bounded', async () => {
+  const port = await listen(net.createServer((socket) => {
+    socket.once('data', () => {
+      socket.write('HTTP/1.1 200 OK\r\n');
+      for (let index = 0; index < 1024 && !socket.destroyed; index += 1) socket.write(`X-Filler-${index}: ${'a'.repeat(1000)}\r\n`);
+      socket.end('\r\n');
+    });
+    socket.on('error', () => undefined);
+  }));
+  const outcome = await adrCheck(`http://127.0.0.1:${port}/v1`);
+  expectBounded(outcome);
+  expect(outcome.stdout).toMatch(/HPE_HEADER_OVERFLOW/);
+}, 40000);
+
+test('a gzip bomb is never decompressed', async () => {
+  const bomb = gzipSync(Buffer.alloc(200_000_000));
+  const server = await hostile(startHostile((_request, response) => {
+    response.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip', 'content-length': bomb.length });
+    response.end(bomb);
+  }));
+  const outcome = await adrCheck(server.baseUrl, ['--max-body', '5000000']);
+  expectBounded(outcome);
+  expect(outcome.peakMb).toBeLessThan(400);
+  expect(server.requests.every((request) => request.headers['accept-encoding'] === undefined)).toBe(true);
+}, 40000);
+
+test('a redirect to another port is not followed', async () => {
+  const elsewhere = await hostile(startHostile((_request, response) => response.writeHead(200).end('{}')));
+  const server = await hostile(startHostile((request, response) => {
+    response.writeHead(307, { location: `${elsewhere.origin}${request.url ?? '/'}` });
+    response.end();
+  }));
+  const outcome = await adrCheck(server.baseUrl);
+  expectBounded(outcome);
+  expect(elsewhere.requests).toEqual([]);
+  expect(outcome.stdout).toContain(`/openapi.json answered 307 (Location: ${elsewhere.origin}/v1/openapi.json) without credentials, not 200`);
+}, 40000);
+
+test('the plain-HTTP probe carries no credentials', async () => {
+  const api = await startReferenceApi();
+  closers.push(() => api.close());
+  const plain = await hostile(startHostile((_request, response) => response.writeHead(301, { location: 'https://127.0.0.1/' }).end()));
+  const folder = mkdtempSync(join(tmpdir(), 'adr-check-ca-'));
+  const { writeFileSync } = await import('node:fs');
+  writeFileSync(join(folder, 'ca.pem'), api.caPem);
+  await adrCheck(api.baseUrl, ['--ca', join(folder, 'ca.pem'), '--plain-http-port', String(plain.port), '--header', 'Authorization: Bearer plain-probe-secret', '--max-body', '5000000']);
+  rmSync(folder, { recursive: true, force: true });
+  expect(plain.requests).toHaveLength(1);
+  expect(plain.requests[0]?.headers.authorization).toBeUndefined();
+}, 60000);

@@ -3,7 +3,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import {
-  catastrophicPattern, deepDescription, description, manyEndlessPaths, pathTemplateBomb, servingDescription, startHostile, type HostileServer,
+  catastrophicPattern, deepDescription, description, manyEndlessPaths, manyPathsDescription, pathTemplateBomb, servingDescription, startHostile, type HostileServer,
 } from '../test/support/hostile-servers.js';
 
 /**
@@ -37,7 +37,7 @@ const SCENARIOS: Scenario[] = [
   { name: '2 path template, 50 variables', server: () => startHostile(pathTemplateBomb(50)) },
   { name: '3 description nested 2,000 levels', server: () => startHostile(servingDescription(deepDescription(2000))) },
   { name: '4 catastrophic pattern (680 bytes)', server: () => startHostile(servingDescription(catastrophicPattern())) },
-  { name: '4 50 MB description', server: () => startHostile(servingDescription(JSON.stringify(description({ 'x-filler': 'a'.repeat(50_000_000) })))), args: ['--max-body', '60000000'] },
+  { name: '4 46 MB description (200,000 paths)', server: () => startHostile(servingDescription(manyPathsDescription(200_000))), args: ['--max-body', '60000000'] },
   {
     name: '5 server echoes the token',
     server: () => startHostile(servingDescription(JSON.stringify(description()), (request, response) => {

@@ -116,3 +116,9 @@ export function catastrophicPattern(): string {
     components: { schemas: { Code: { type: 'string', pattern: '^(a+)+$', example: `${'a'.repeat(40)}!` } } },
   }));
 }
+
+/** A large description that is slow to lint: `count` paths, each with a parameter and a response schema. */
+export function manyPathsDescription(count: number): string {
+  const operation = { get: { parameters: [{ name: 'q', in: 'query', schema: { type: 'string' } }], responses: { 200: { description: 'ok', content: { 'application/json': { schema: { type: 'object', properties: { fooBar: { type: 'string' } } } } } } } } };
+  return JSON.stringify(description({ paths: Object.fromEntries(Array.from({ length: count }, (_, index) => [`/p${index}`, operation])) }));
+}
