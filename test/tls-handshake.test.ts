@@ -134,3 +134,21 @@ test("OpenSSL's error strings are reported as what the server did, without threa
   expect(shortReason('80DCABBD3F7F0000:error:02000085:rsa routines:RSA_verify_PKCS1_PSS_mgf1:first octet invalid:../deps/openssl/openssl/crypto/rsa/rsa_pss.c:76:\n')).toBe('first octet invalid');
   expect(shortReason('socket hang up')).toBe('socket hang up');
 });
+
+test("Node.js's https server with its defaults: 3 renegotiations, then silence taken as its limit; graded as before", async () => {
+  const { createServer } = await import('node:https');
+  const server = createServer({ cert: readFileSync(pki.leafCertificate), key: readFileSync(pki.leafKey) }, (_request, response) => response.end('ok'));
+  // Node answers renegotiation attempts past its limit with an error on its own side and silence on the wire.
+  server.on('tlsClientError', () => undefined);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    const { result, grade } = await probe((server.address() as AddressInfo).port);
+    expect(result.renegotiation?.accepted).toBe(3);
+    expect(result.renegotiation?.refusal).toMatch(/^no answer within \d+ ms after 3 accepted \(taken as the server's limit\)$/);
+    expect(optionItems(grade)).toContain('sufficient: client-initiated renegotiation allowed (3 times, then refused)');
+    expect(result.notes).toEqual([]);
+  } finally {
+    server.closeAllConnections();
+    server.close();
+  }
+});

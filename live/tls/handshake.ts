@@ -129,6 +129,18 @@ const BROAD_OFFER: tls.ConnectionOptions = {
 };
 
 /**
+ * How long to wait for a renegotiation after one was accepted on the same connection. Some servers
+ * (Node.js: 3 per 10 minutes) stop answering once their limit is reached instead of refusing:
+ * silence there is the limit, so the wait is a few times what an accepted one took, not the whole
+ * request timeout.
+ */
+function silenceWaitMs(lastDurationMs: number): number {
+  return Math.max(RENEGOTIATION_SILENCE_MIN_MS, 5 * lastDurationMs);
+}
+
+const RENEGOTIATION_SILENCE_MIN_MS = 500;
+
+/**
  * Renegotiates one TLS 1.2-or-lower connection up to LIMIT + 1 times; a failure when no such
  * connection could be made. TLS 1.3 has no renegotiation, so the connection is capped at 1.2.
  */
@@ -137,11 +149,16 @@ export async function clientRenegotiation(target: HandshakeTarget): Promise<Rene
   if ('failure' in connected) return connected;
   const { socket } = connected;
   try {
+    let lastDurationMs: number | undefined;
     for (let accepted = 0; accepted <= RENEGOTIATION_LIMIT; accepted += 1) {
       const remaining = remainingMs(target);
       if (remaining <= 0) return { accepted, refusal: 'overall deadline passed' };
-      const outcome = await renegotiateOnce(socket, remaining);
+      const started = Date.now();
+      const wait = lastDurationMs === undefined ? remaining : Math.min(remaining, silenceWaitMs(lastDurationMs));
+      const outcome = await renegotiateOnce(socket, wait);
+      if (outcome === 'no answer within the timeout' && lastDurationMs !== undefined) return { accepted, refusal: `no answer within ${wait} ms after ${accepted} accepted (taken as the server's limit)` };
       if (outcome !== true) return { accepted, refusal: outcome };
+      lastDurationMs = Date.now() - started;
     }
     return { accepted: RENEGOTIATION_LIMIT + 1 };
   } finally {
