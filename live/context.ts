@@ -1,6 +1,7 @@
 import type { HttpClient, Exchange, RequestSpec } from './http.js';
 import type { CheckResult } from './report.js';
-import { asObject, entries, isObject, valueAt, type JsonObject } from '../lib/json.js';
+import { asArray, asObject, entries, isObject, valueAt, type JsonObject } from '../lib/json.js';
+import { matchesPathTemplate } from '../lib/path-template.js';
 
 export interface CheckOptions {
   unsafe: boolean;
@@ -26,6 +27,10 @@ export interface CheckContext {
   options: CheckOptions;
   /** Every exchange of the run so far, for checks that judge all responses. */
   exchanges: Exchange[];
+  /** Whether the user gave credentials (--header, ADR_CHECK_TOKEN). */
+  hasCredentials: boolean;
+  /** Paths the description protects that answered 401 without credentials: not judged, named in the report. */
+  needCredentials: Set<string>;
   send(spec: RequestSpec): Promise<Exchange>;
   /** GET of a path relative to the base, shared between checks so each is sent once. */
   get(path: string): Promise<Exchange>;
@@ -51,6 +56,8 @@ export function createContext(client: HttpClient, baseUrl: string, options: Chec
     getPaths: [],
     options,
     exchanges,
+    hasCredentials: Object.keys(client.options.headers).length > 0,
+    needCredentials: new Set(),
     send,
     get(path: string) {
       const existing = cache.get(path);
@@ -62,9 +69,43 @@ export function createContext(client: HttpClient, baseUrl: string, options: Chec
   };
 }
 
-/** A path of the API itself, not of its documentation; the base URL when there is none. */
+/**
+ * A path of the API itself, not of its documentation; one that needs no credentials when none
+ * were given (a 401 there would say nothing about the check); the base URL when there is none.
+ */
 export function resourcePath(context: CheckContext): string {
-  return context.getPaths.find((candidate) => !candidate.startsWith('/openapi.')) ?? '';
+  const resources = context.getPaths.filter((candidate) => !candidate.startsWith('/openapi.'));
+  const open = resources.find((candidate) => context.hasCredentials || !requiresCredentials(context.description, candidate));
+  return open ?? resources[0] ?? '';
+}
+
+/**
+ * The description's path item for a concrete path (`''` is the base URL, the description's `/`):
+ * a literal path wins over a template that also fits it, as OpenAPI matches them.
+ */
+export function pathItemFor(description: JsonObject | undefined, concretePath: string): JsonObject {
+  const paths = asObject(description?.paths);
+  const path = concretePath === '' ? '/' : concretePath;
+  const key = paths[path] !== undefined ? path : Object.keys(paths).find((pathKey) => matchesPathTemplate(pathKey, path));
+  return asObject(key === undefined ? undefined : paths[key]);
+}
+
+/** The GET of the path requires credentials: its security (or the document's) has no empty requirement. */
+export function requiresCredentials(description: JsonObject | undefined, concretePath: string): boolean {
+  const operation = asObject(pathItemFor(description, concretePath).get);
+  const security = operation.security ?? description?.security;
+  const requirements = asArray(security);
+  return requirements.length > 0 && requirements.every((requirement) => isObject(requirement) && Object.keys(requirement).length > 0);
+}
+
+/**
+ * A 401 on a path the description protects, when the user gave no credentials: the API did what it
+ * should. The path is remembered for the report and the answer is not judged as a failure.
+ */
+export function answeredNeedsCredentials(context: CheckContext, path: string, exchange: Exchange): boolean {
+  if (exchange.status !== 401 || context.hasCredentials || !requiresCredentials(context.description, path)) return false;
+  context.needCredentials.add(path === '' ? '/' : path);
+  return true;
 }
 
 const MAX_PATHS = 25;

@@ -1,4 +1,4 @@
-import type { CheckResult, Report, ReportTable, Verdict } from './report.js';
+import { count, type CheckResult, type Report, type ReportTable, type Verdict } from './report.js';
 import { mapStrings, printable, redactText } from './redaction.js';
 
 export const FORMATS = ['text', 'json', 'junit', 'sarif', 'github-actions'] as const;
@@ -9,6 +9,8 @@ const RESET = '\u001b[0m';
 
 export interface RenderOptions {
   colour: boolean;
+  /** Text: every static finding and the full TLS tables. */
+  verbose: boolean;
   /** Every form of the user's credentials (redaction.ts secretForms): replaced before any escaping. */
   secrets: string[];
 }
@@ -31,37 +33,66 @@ export function render(report: Report, format: Format, options: RenderOptions): 
     case 'github-actions':
       return githubActions(safe());
     default:
-      return text(safe(), options.colour);
+      return text(safe(), options);
   }
 }
 
-function text(report: Report, colour: boolean): string {
-  const paint = (verdict: Verdict, label: string) => (colour ? `${COLOURS[verdict]}${label}${RESET}` : label);
-  const lines = [`adr-check ${report.target}`, ...report.notices.map((notice) => `! ${notice}`), ''];
+const STATIC_SHOWN = 20;
+const INDENT = '        ';
+
+/**
+ * For a person: per check the verdict and summary, then for anything but a pass the evidence
+ * (each request, its answer, the deciding headers one per line), then the details. The TLS
+ * tables in full only when the TLS check does not pass, or with --verbose.
+ */
+function text(report: Report, options: RenderOptions): string {
+  const paint = (verdict: Verdict, label: string) => (options.colour ? `${COLOURS[verdict]}${label}${RESET}` : label);
+  const lines = [`adr-check ${report.target} (nlgov-adr ${report.tool.version}, ruleset ${report.tool.ruleset})`, ...report.notices.map((notice) => `! ${notice}`), ''];
   for (const result of report.results) {
-    lines.push(`${paint(result.verdict, result.verdict.toUpperCase().padEnd(4))}  ${result.code}  ${result.summary}`);
-    for (const detail of result.details) lines.push(`        - ${detail}`);
-    for (const table of result.tables ?? []) lines.push(...tableLines(table, '        '));
-    if (result.verdict === 'fail' || result.verdict === 'warn') {
-      for (const evidence of result.evidence.slice(0, 5)) {
-        const headers = Object.entries(evidence.headers).map(([name, value]) => `${name}: ${value}`).join('; ');
-        lines.push(`        ${evidence.method} ${evidence.url} -> ${evidence.status ?? evidence.error ?? '?'}${headers === '' ? '' : ` (${headers})`}${evidence.note === undefined ? '' : ` ${evidence.note}`}`);
-        if (evidence.bodyExcerpt !== undefined) lines.push(`          body: ${evidence.bodyExcerpt.replace(/\s+/g, ' ').slice(0, 160)}`);
-        if (evidence.bodyTruncatedAt !== undefined) lines.push(`          body truncated at ${evidence.bodyTruncatedAt} bytes (--max-body)`);
-      }
-    }
+    lines.push(`${paint(result.verdict, result.verdict.toUpperCase().padEnd(5))} ${result.code}  ${result.summary}`);
+    if (result.verdict !== 'pass' && result.verdict !== 'skip') lines.push(...evidenceLines(result));
+    for (const detail of result.details) lines.push(`${INDENT}- ${detail}`);
+    const tables = result.tables ?? [];
+    if (tables.length > 0 && (result.verdict !== 'pass' || options.verbose)) for (const table of tables) lines.push(...tableLines(table, INDENT));
+    else if (tables.length > 0) lines.push(`${INDENT}(--verbose shows the ${count(tables.length, 'table')} of the enumeration)`);
   }
-  const counts = countVerdicts(report.results);
-  const staticErrors = report.staticFindings.filter((finding) => finding.severity === 'error').length;
-  const staticWarnings = report.staticFindings.filter((finding) => finding.severity === 'warn').length;
-  lines.push('', report.lint.status === 'done' || report.lint.status === 'too-deep'
-    ? `static: ${report.staticFindings.length + report.lint.omitted} findings (${staticErrors} errors, ${staticWarnings} warnings)${report.lint.omitted > 0 ? `; ${report.lint.omitted} beyond the first ${report.staticFindings.length} not kept` : ''}`
-    : `static: ${report.lint.status === 'not-run' ? 'not run, no description' : `not finished (${report.lint.status}); no static verdict`}`);
-  for (const finding of report.staticFindings.filter((item) => item.severity === 'error' || item.severity === 'warn').slice(0, 20)) {
-    lines.push(`        ${finding.severity.padEnd(5)} ${finding.code}  ${finding.path}  ${finding.message}`);
-  }
-  lines.push(`live: ${counts.pass} pass, ${counts.warn} warn, ${counts.fail} fail, ${counts.skip} skip${counts.error > 0 ? `, ${counts.error} error` : ''}; ${report.requests} requests in ${report.durationMs} ms`);
+  lines.push('', ...staticLines(report, options.verbose));
+  lines.push(`live: ${liveCounts(report.results)}; ${count(report.requests, 'request')} in ${report.durationMs} ms`);
   return lines.join('\n');
+}
+
+function evidenceLines(result: CheckResult): string[] {
+  const lines: string[] = [];
+  for (const evidence of result.evidence.slice(0, 5)) {
+    lines.push(`${INDENT}${evidence.method} ${evidence.url} -> ${evidence.status ?? evidence.error ?? '?'}${evidence.note === undefined ? '' : ` ${evidence.note}`}`);
+    for (const [name, value] of Object.entries(evidence.headers)) lines.push(`${INDENT}  ${name}: ${value.trim() === '' ? '(empty)' : value}`);
+    if (evidence.bodyExcerpt !== undefined) lines.push(`${INDENT}  body: ${evidence.bodyExcerpt.replace(/\s+/g, ' ').slice(0, 160)}`);
+    if (evidence.bodyTruncatedAt !== undefined) lines.push(`${INDENT}  body truncated at ${evidence.bodyTruncatedAt} bytes (--max-body)`);
+  }
+  if (result.evidence.length > 5) lines.push(`${INDENT}(${count(result.evidence.length - 5, 'more request')}: --format json has them all)`);
+  return lines;
+}
+
+/** The static findings: errors and warnings first, up to STATIC_SHOWN unless verbose; what is left out is counted. */
+function staticLines(report: Report, verbose: boolean): string[] {
+  if (report.lint.status === 'not-run') return ['static: not run (no description)'];
+  if (report.lint.status !== 'done' && report.lint.status !== 'too-deep') return [`static: not finished (${report.lint.status}); no static verdict`];
+  const findings = report.staticFindings;
+  const bySeverity = (severity: string) => findings.filter((finding) => finding.severity === severity).length;
+  const total = findings.length + report.lint.omitted;
+  const lines = [`static: ${count(total, 'finding')} (${count(bySeverity('error'), 'error')}, ${count(bySeverity('warn'), 'warning')}, ${bySeverity('info')} info, ${count(bySeverity('hint'), 'hint')})`];
+  const ordered = ['error', 'warn', 'info', 'hint'].flatMap((severity) => findings.filter((finding) => finding.severity === severity));
+  const shown = verbose ? ordered : ordered.filter((finding) => finding.severity === 'error' || finding.severity === 'warn').slice(0, STATIC_SHOWN);
+  for (const finding of shown) lines.push(`${INDENT}${finding.severity.padEnd(5)} ${finding.code}  ${finding.path}  ${finding.message}${finding.source !== undefined && !finding.source.endsWith('/openapi.json') ? ` (in ${finding.source})` : ''}`);
+  const hidden = ordered.length - shown.length;
+  if (hidden > 0) lines.push(`${INDENT}(${count(hidden, 'more finding')} not shown: --verbose lists them all)`);
+  if (report.lint.omitted > 0) lines.push(`${INDENT}(${count(report.lint.omitted, 'finding')} beyond the first ${findings.length} not kept)`);
+  return lines;
+}
+
+function liveCounts(results: CheckResult[]): string {
+  const counts = countVerdicts(results);
+  return (['pass', 'warn', 'fail', 'skip', 'error'] as const).filter((verdict) => verdict !== 'error' || counts.error > 0).map((verdict) => `${counts[verdict]} ${verdict}`).join(', ');
 }
 
 /** A title, then the header and rows with each column as wide as its widest cell. */

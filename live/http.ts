@@ -43,7 +43,10 @@ export interface Exchange {
   url: string;
   requestHeaders: Record<string, string>;
   status?: number;
+  /** Response headers by lower-case name. */
   headers: Record<string, string>;
+  /** Each response header's name as the server spelled it, by lower-case name. */
+  headerNames: Record<string, string>;
   /** The whole body when asked with keepBody, else its first EXCERPT_BYTES. */
   body: string;
   /** Bytes of body received (up to --max-body). */
@@ -132,7 +135,7 @@ export class HttpClient {
       request.on('response', (response) => {
         const body = new BoundedBody(this.options.maxBodyBytes, spec.keepBody === true ? this.options.maxBodyBytes : EXCERPT_BYTES);
         const tls = tlsInfo(response.socket as TLSSocket);
-        const done = () => finish({ status: response.statusCode, headers: flattenHeaders(response.headers), ...body.result(), tls });
+        const done = () => finish({ status: response.statusCode, headers: flattenHeaders(response.headers), headerNames: spellingOf(response.rawHeaders), ...body.result(), tls });
         response.on('data', (chunk: Buffer) => {
           if (body.add(chunk) === 'full') {
             response.destroy();
@@ -140,7 +143,7 @@ export class HttpClient {
           }
         });
         response.on('end', done);
-        response.on('error', (error) => finish({ status: response.statusCode, headers: flattenHeaders(response.headers), ...body.result(), error: describeError(error) }));
+        response.on('error', (error) => finish({ status: response.statusCode, headers: flattenHeaders(response.headers), headerNames: spellingOf(response.rawHeaders), ...body.result(), error: describeError(error) }));
       });
       if (spec.body !== undefined) request.write(spec.body);
       request.end();
@@ -148,7 +151,7 @@ export class HttpClient {
   }
 }
 
-const NO_RESPONSE = { headers: {}, body: '', bodyBytes: 0, bodyTruncated: false } as const;
+const NO_RESPONSE = { headers: {}, headerNames: {}, body: '', bodyBytes: 0, bodyTruncated: false } as const;
 
 function failed(spec: RequestSpec, requestHeaders: Record<string, string>, error: string): Exchange {
   return { method: spec.method, url: spec.url, requestHeaders, ...NO_RESPONSE, error, durationMs: 0 };
@@ -190,6 +193,16 @@ function flattenHeaders(headers: http.IncomingHttpHeaders): Record<string, strin
     if (value !== undefined) flat[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
   }
   return flat;
+}
+
+/** rawHeaders is [name, value, name, value, ...] as received. */
+function spellingOf(rawHeaders: string[]): Record<string, string> {
+  const names: Record<string, string> = {};
+  for (let index = 0; index < rawHeaders.length; index += 2) {
+    const name = rawHeaders[index] ?? '';
+    names[name.toLowerCase()] ??= name;
+  }
+  return names;
 }
 
 function tlsInfo(socket: TLSSocket): TlsInfo | undefined {

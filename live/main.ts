@@ -4,22 +4,53 @@ import { FORMATS, render, type Format } from './formats.js';
 import type { Report } from './report.js';
 import { printable, redactText, secretForms } from './redaction.js';
 import { DEFAULT_LINT_MEMORY_MB, runChecks, TargetError, type RunOptions } from './run.js';
+import { packageVersion } from './version.js';
 import { TLS_DEADLINE_MS } from './context.js';
 
-const USAGE = 'usage: adr-check <base-url> [--format text|json|junit|sarif|github-actions] [--fail-on error|warn] [--header "Name: value"]... [--ca file] [--insecure] [--unsafe] [--path /p]... [--cors-origin origin] [--plain-http-port n] [--timeout ms] [--deadline s] [--tls-deadline s] [--max-requests n] [--max-body bytes] [--concurrency n] [--lint-memory mb] [--output file]';
+const HELP = `adr-check: tests a running API against the Dutch API Design Rules, and lints its description.
+
+usage: adr-check <base-url> [options]      (the base URL includes /v<major>)
+
+options:
+  --format <name>          report format: text (default), json, junit, sarif, github-actions
+  --output <file>          write the report to a file instead of stdout
+  --fail-on <level>        exit 1 from this level on: error (default) or warn
+  --verbose                text: list every static finding and the full TLS tables
+  --header "Name: value"   send this header (credentials) with every request; repeatable; redacted in reports
+  --ca <file>              trust this CA (PEM) besides the system's
+  --insecure               do not verify certificates (the TLS check is then not done)
+  --unsafe                 also send undeclared POST, PUT, PATCH and DELETE (405 probes)
+  --path </p>              also probe this path; repeatable
+  --cors-origin <origin>   an origin the API allows, to test that it is echoed
+  --plain-http-port <n>    where plain HTTP would answer on the same host (default 80)
+  --timeout <ms>           per request (default 5000)
+  --deadline <s>           for the whole run, the static lint included (default 60)
+  --tls-deadline <s>       for the TLS enumeration, within the deadline (default ${TLS_DEADLINE_MS / 1000})
+  --max-requests <n>       requests at most (default 300)
+  --max-body <bytes>       bytes read of one body at most (default 5000000)
+  --concurrency <n>        requests at once (default 8)
+  --lint-memory <mb>       heap of the static lint (default ${DEFAULT_LINT_MEMORY_MB})
+  -h, --help               this text
+  --version                the version of nlgov-adr
+
+environment: ADR_CHECK_TOKEN is sent as a bearer token (redacted in reports).
+exit codes: 0 all pass; 1 a verdict or finding at or above --fail-on; 2 not checked or incomplete (one line on stderr).`;
+
+const USAGE = 'usage: adr-check <base-url> [options]; adr-check --help lists them';
 
 class UsageError extends Error {}
 
 interface Cli {
   baseUrl: string;
   format: Format;
+  verbose: boolean;
   failOn: 'error' | 'warn';
   output?: string;
   run: RunOptions;
   secrets: string[];
 }
 
-function parse(argv: string[], environment: NodeJS.ProcessEnv): Cli {
+function parse(argv: string[], environment: NodeJS.ProcessEnv): Cli | 'help' | 'version' {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -41,10 +72,13 @@ function parse(argv: string[], environment: NodeJS.ProcessEnv): Cli {
       concurrency: { type: 'string', default: '8' },
       'lint-memory': { type: 'string', default: String(DEFAULT_LINT_MEMORY_MB) },
       output: { type: 'string' },
-      help: { type: 'boolean', default: false },
+      verbose: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+      version: { type: 'boolean', default: false },
     },
   });
-  if (values.help) throw new UsageError(USAGE);
+  if (values.help) return 'help';
+  if (values.version) return 'version';
   if (positionals.length !== 1) throw new UsageError(`give exactly one base URL. ${USAGE}`);
   const baseUrl = positionals[0] as string;
   if (!/^https?:\/\/[^/]/i.test(baseUrl)) throw new UsageError(`not an http(s) URL: ${baseUrl}`);
@@ -56,6 +90,7 @@ function parse(argv: string[], environment: NodeJS.ProcessEnv): Cli {
   return {
     baseUrl,
     format: values.format as Format,
+    verbose: values.verbose,
     failOn: values['fail-on'],
     output: values.output,
     secrets: [...Object.values(headers), ...(token ? [token] : [])],
@@ -111,24 +146,45 @@ function exitCode(report: Report, failOn: 'error' | 'warn'): number {
   return lintUnfinished || report.results.some((result) => result.verdict === 'error') ? 2 : 0;
 }
 
+/** A progress line on stderr while the checks run, only on a terminal: overwritten in place, cleared at the end. */
+function progressLine(): { update: RunOptions['onProgress']; clear(): void } {
+  if (process.stderr.isTTY !== true) return { update: undefined, clear: () => undefined };
+  return {
+    update: ({ check, index, total, requests }) => process.stderr.write(`\r\u001b[K[${index + 1}/${total}] ${check}: ${requests} requests so far`),
+    clear: () => process.stderr.write('\r\u001b[K'),
+  };
+}
+
 export async function main(argv: string[], environment: NodeJS.ProcessEnv = process.env): Promise<number> {
-  let cli: Cli;
+  let parsed: Cli | 'help' | 'version';
   try {
-    cli = parse(argv, environment);
+    parsed = parse(argv, environment);
   } catch (error) {
     process.stderr.write(`adr-check: ${(error as Error).message}\n`);
     return 2;
   }
+  if (parsed === 'help') {
+    process.stdout.write(`${HELP}\n`);
+    return 0;
+  }
+  if (parsed === 'version') {
+    process.stdout.write(`nlgov-adr ${packageVersion()}\n`);
+    return 0;
+  }
+  const cli = parsed;
+  const progress = progressLine();
   const forms = secretForms(cli.secrets);
   try {
-    const report = await runChecks(cli.baseUrl, cli.run);
-    const output = render(report, cli.format, { colour: cli.output === undefined && process.stdout.isTTY === true, secrets: forms });
+    const report = await runChecks(cli.baseUrl, { ...cli.run, onProgress: progress.update });
+    progress.clear();
+    const output = render(report, cli.format, { colour: cli.output === undefined && process.stdout.isTTY === true, verbose: cli.verbose, secrets: forms });
     if (cli.output === undefined) process.stdout.write(`${output}\n`);
     else writeFileSync(cli.output, `${output}\n`);
     const failed = report.results.find((result) => result.internalError === true);
     if (failed !== undefined) process.stderr.write(`adr-check: ${printable(redactText(`${failed.code}: ${failed.summary}`, forms))}\n`);
     return exitCode(report, cli.failOn);
   } catch (error) {
+    progress.clear();
     const message = error instanceof TargetError ? error.message : `internal error: ${(error instanceof Error ? error.message : String(error)).split('\n')[0]}`;
     process.stderr.write(`adr-check: ${printable(redactText(message, forms))}\n`);
     return 2;

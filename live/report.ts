@@ -51,6 +51,8 @@ export interface LintSummary {
 }
 
 export interface Report {
+  /** What made the report: nlgov-adr's version, and the ruleset's that linted the description. */
+  tool: { name: string; version: string; ruleset: string };
   target: string;
   startedAt: string;
   durationMs: number;
@@ -70,7 +72,7 @@ export function evidenceOf(exchange: Exchange, decidingHeaders: string[] = [], n
   const headers: Record<string, string> = {};
   for (const name of decidingHeaders) {
     const value = exchange.headers[name.toLowerCase()];
-    if (value !== undefined) headers[name] = value;
+    if (value !== undefined) headers[exchange.headerNames[name.toLowerCase()] ?? name] = value;
   }
   return {
     method: exchange.method,
@@ -98,4 +100,29 @@ export function describeAnswer(exchange: Exchange): string {
     ...(exchange.bodyTruncated ? [`body truncated at ${exchange.bodyBytes} bytes`] : []),
   ];
   return notes.length === 0 ? String(exchange.status) : `${exchange.status} (${notes.join('; ')})`;
+}
+
+/** `1 path`, `3 paths`: counts in a report read as English. */
+export function count(number: number, noun: string, plural = `${noun}s`): string {
+  return `${number} ${number === 1 ? noun : plural}`;
+}
+
+/** A path relative to the base URL as a report names it: the base URL itself is `/`. */
+export function pathLabel(path: string): string {
+  return path === '' ? '/' : path;
+}
+
+/** `Allow: GET, HEAD`; an empty value shown as `Allow: (empty)`, so that it cannot read as nothing. */
+export function headerValue(name: string, value: string): string {
+  return `${name}: ${value.trim() === '' ? '(empty)' : value}`;
+}
+
+/** A check whose requests got no answer: no verdict on the API, an error with what was not observed. */
+export function noAnswerResult(code: string, unanswered: string[], evidence: Evidence[] = []): CheckResult {
+  return { code, verdict: 'error', summary: `not judged: ${count(unanswered.length, 'request')} got no answer`, details: unanswered, evidence };
+}
+
+/** `GET /v1/x`: a request as the report counts it, so that a path fetched twice counts once. */
+export function requestKey(exchange: Exchange): string {
+  return `${exchange.method} ${new URL(exchange.url).pathname}`;
 }

@@ -1,9 +1,10 @@
 import { isObject, type JsonObject } from '../lib/json.js';
-import { HttpClient, type ClientOptions } from './http.js';
+import { HttpClient, type ClientOptions, type Exchange } from './http.js';
 import { concreteGetPaths, createContext, type CheckContext, type CheckOptions, type LiveCheck } from './context.js';
 import { LIVE_CHECKS } from './registry.js';
 import { lintInWorker, type LintOutcome, type ReferenceFetcher } from './lint/run-lint.js';
-import type { CheckResult, Report } from './report.js';
+import { describeAnswer, type CheckResult, type Report } from './report.js';
+import { packageVersion } from './version.js';
 
 export interface RunOptions {
   client: Omit<ClientOptions, 'deadline'> & { deadlineMs: number };
@@ -11,6 +12,8 @@ export interface RunOptions {
   extraPaths: string[];
   /** Heap of the lint worker, MB. */
   lintMemoryMb?: number;
+  /** Called as each check starts, for a progress line. */
+  onProgress?: (progress: { check: string; index: number; total: number; requests: number }) => void;
 }
 
 export const DEFAULT_LINT_MEMORY_MB = 2048;
@@ -34,19 +37,30 @@ export async function runChecks(baseUrl: string, options: RunOptions): Promise<R
   const described = first.status !== 200 && Object.keys(options.client.headers).length > 0
     ? await context.send({ method: 'GET', url: `${context.baseUrl}/openapi.json`, keepBody: true })
     : first;
-  context.description = parseDescription(described.body);
+  context.description = openApiDescription(described);
   context.getPaths = ['', ...concreteGetPaths(context.description, options.extraPaths)];
   // The lint runs on its own thread within the run's deadline: the live verdicts never wait on it.
   const linting: Promise<LintOutcome | undefined> = context.description === undefined
     ? Promise.resolve(undefined)
     : lintInWorker(described.body, described.url, { deadline: started + options.client.deadlineMs, memoryMb: options.lintMemoryMb ?? DEFAULT_LINT_MEMORY_MB }, sameOriginFetcher(client, described.url));
   const results: CheckResult[] = [];
-  for (const check of LIVE_CHECKS) results.push(await runGuarded(check, context));
+  for (const [index, check] of LIVE_CHECKS.entries()) {
+    options.onProgress?.({ check: check.code, index, total: LIVE_CHECKS.length, requests: client.requestCount });
+    results.push(await runGuarded(check, context));
+  }
   const lint = await linting;
+  const firstAnswer = context.exchanges.find((exchange) => exchange.status !== undefined);
+  if (firstAnswer === undefined) throw new TargetError(`nothing answered: ${client.requestCount} requests to ${context.baseUrl}, none got a response (the first: ${first.error ?? 'no answer'})`);
   const notices = options.client.insecure ? ['--insecure: certificates are NOT verified; /core/transport/tls is not done'] : [];
-  if (context.description === undefined) notices.push(`/openapi.json gave no JSON description (${first.status ?? first.error}); live checks ran without it`);
+  if (context.description === undefined) notices.push(...(await missingDescriptionNotices(context, described)));
   if (lint !== undefined && lint.reason !== undefined) notices.push(lint.reason);
+  if (context.needCredentials.size > 0) {
+    const paths = [...context.needCredentials];
+    notices.push(`not judged without credentials (the description protects ${paths.length === 1 ? 'it' : 'them'} and ${paths.length === 1 ? 'it' : 'they'} answered 401): ${paths.join(', ')}; give --header "Authorization: ..." to check ${paths.length === 1 ? 'it' : 'them'}`);
+  }
+  const version = packageVersion();
   return {
+    tool: { name: 'nlgov-adr', version, ruleset: `nlgov-adr ${version}` },
     target: context.baseUrl,
     startedAt: new Date(started).toISOString(),
     durationMs: Date.now() - started,
@@ -56,6 +70,28 @@ export async function runChecks(baseUrl: string, options: RunOptions): Promise<R
     lint: lint === undefined ? { status: 'not-run', omitted: 0, durationMs: 0 } : { status: lint.status, omitted: lint.omitted, durationMs: lint.durationMs },
     notices,
   };
+}
+
+/**
+ * What /openapi.json gave instead of a description, and where the description may be: a base URL
+ * without a /v<major> segment is most often the host's root, with the API one level down.
+ */
+async function missingDescriptionNotices(context: CheckContext, described: Exchange): Promise<string[]> {
+  const found = described.status === undefined ? `no answer (${described.error ?? 'unknown'})` : `${describeAnswer(described)}${described.headers['content-type'] === undefined ? '' : ` ${described.headers['content-type']}`}`;
+  const notices = [`/openapi.json is not an OpenAPI description (${found}): it is not linted and no check judges the API against it`];
+  const basePath = new URL(context.baseUrl).pathname.replace(/\/+$/, '');
+  if (/\/v\d+(\/|$)/.test(basePath)) return notices;
+  const root = await context.get('');
+  const majors = new Set(['1', ...[...root.body.matchAll(/\/v(\d+)\b/g)].map((match) => match[1] ?? '1')]);
+  for (const major of [...majors].slice(0, 3)) {
+    const candidate = `${context.baseUrl}/v${major}`;
+    const answer = await context.client.send({ method: 'GET', url: `${candidate}/openapi.json`, anonymous: true, keepBody: true });
+    if (openApiDescription(answer) !== undefined) {
+      notices.push(`did you mean adr-check ${candidate}? ${candidate}/openapi.json is an OpenAPI description`);
+      break;
+    }
+  }
+  return notices;
 }
 
 /** A check that throws reports an error verdict: the other checks and the report go on. */
@@ -104,10 +140,12 @@ function isCertificateError(error: string | undefined): boolean {
   return /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS_CERT_ALTNAME_INVALID|unable to get local issuer/i.test(error ?? '');
 }
 
-function parseDescription(body: string): JsonObject | undefined {
+/** The body as an OpenAPI (or Swagger) description: a 200 whose JSON object names its version. Anything else is not one. */
+function openApiDescription(exchange: Exchange): JsonObject | undefined {
+  if (exchange.status !== 200 || exchange.bodyTruncated) return undefined;
   try {
-    const parsed: unknown = JSON.parse(body);
-    return isObject(parsed) ? parsed : undefined;
+    const parsed: unknown = JSON.parse(exchange.body);
+    return isObject(parsed) && (typeof parsed.openapi === 'string' || typeof parsed.swagger === 'string') ? parsed : undefined;
   } catch {
     return undefined;
   }

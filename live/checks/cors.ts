@@ -1,42 +1,67 @@
 import { resourcePath, type CheckContext, type LiveCheck } from '../context.js';
-import { evidenceOf, worst, type CheckResult, type Evidence, type Verdict } from '../report.js';
+import type { Exchange } from '../http.js';
+import { describeAnswer, evidenceOf, noAnswerResult, pathLabel, worst, type CheckResult, type Evidence, type Verdict } from '../report.js';
 
 const FOREIGN_ORIGIN = 'https://adr-check.invalid';
 
+interface Judgement { verdict: Verdict; detail?: string }
+
 /**
- * A foreign Origin is not echoed; `*` outside /openapi.json is a warning (NOT RECOMMENDED);
- * a configured allowed origin is echoed with `Vary: Origin`, and its preflight is answered.
+ * A foreign Origin is not allowed, on a simple request (GET) nor on a preflight (OPTIONS with
+ * Access-Control-Request-Method); `*` outside /openapi.json is a warning (NOT RECOMMENDED); a
+ * configured allowed origin is echoed with `Vary: Origin`, and its preflight is answered.
  */
 export const cors: LiveCheck = {
   code: '/core/transport/cors',
   async run(context: CheckContext): Promise<CheckResult> {
     const path = resourcePath(context);
     const url = `${context.baseUrl}${path}`;
-    const verdicts: Verdict[] = [];
-    const details: string[] = [];
-    const evidence: Evidence[] = [];
+    const label = pathLabel(path);
     const foreign = await context.send({ method: 'GET', url, headers: { origin: FOREIGN_ORIGIN } });
-    const foreignAllowed = foreign.headers['access-control-allow-origin'];
-    evidence.push(evidenceOf(foreign, ['Access-Control-Allow-Origin', 'Vary']));
-    if (foreignAllowed === FOREIGN_ORIGIN) { verdicts.push('fail'); details.push(`a foreign Origin is echoed on ${path || '/'}: ${foreignAllowed}`); }
-    else if (foreignAllowed === '*') { verdicts.push('warn'); details.push(`Access-Control-Allow-Origin: * on ${path || '/'} (a wildcard is NOT RECOMMENDED outside /openapi.json)`); }
+    const foreignPreflight = await context.send({ method: 'OPTIONS', url, headers: { origin: FOREIGN_ORIGIN, 'access-control-request-method': 'GET' } });
+    const unanswered = [foreign, foreignPreflight].filter((exchange) => exchange.status === undefined);
+    const judgements = [judgeForeign(foreign, `GET ${label}`), judgeForeign(foreignPreflight, `the preflight (OPTIONS) of ${label}`)];
+    const evidence: Evidence[] = [evidenceOf(foreign, ['Access-Control-Allow-Origin', 'Vary']), evidenceOf(foreignPreflight, ['Access-Control-Allow-Origin', 'Access-Control-Allow-Methods'])];
+    const notes: string[] = [];
     const allowed = context.options.allowedOrigin;
-    if (allowed === undefined) {
-      details.push('allowed origin not tested: give --cors-origin <origin>');
-    } else {
+    if (allowed === undefined) notes.push('allowed origin not tested: give --cors-origin <origin>');
+    else {
       const echoed = await context.send({ method: 'GET', url, headers: { origin: allowed } });
-      evidence.push(evidenceOf(echoed, ['Access-Control-Allow-Origin', 'Vary']));
-      if (echoed.headers['access-control-allow-origin'] !== allowed) { verdicts.push('fail'); details.push(`allowed origin ${allowed} is not echoed: ${echoed.headers['access-control-allow-origin'] ?? 'no Access-Control-Allow-Origin'}`); }
-      else if (!/\borigin\b/i.test(echoed.headers.vary ?? '')) { verdicts.push('fail'); details.push(`allowed origin echoed without Vary: Origin (Vary: ${echoed.headers.vary ?? 'missing'})`); }
       const preflight = await context.send({ method: 'OPTIONS', url, headers: { origin: allowed, 'access-control-request-method': 'GET' } });
-      evidence.push(evidenceOf(preflight, ['Access-Control-Allow-Origin', 'Access-Control-Allow-Methods']));
-      if (preflight.status === undefined || preflight.status >= 300 || preflight.headers['access-control-allow-origin'] !== allowed) {
-        verdicts.push('fail');
-        details.push(`preflight for ${allowed} is not answered: ${preflight.status ?? preflight.error}, Access-Control-Allow-Origin ${preflight.headers['access-control-allow-origin'] ?? 'missing'}`);
-      }
+      evidence.push(evidenceOf(echoed, ['Access-Control-Allow-Origin', 'Vary']), evidenceOf(preflight, ['Access-Control-Allow-Origin', 'Access-Control-Allow-Methods']));
+      unanswered.push(...[echoed, preflight].filter((exchange) => exchange.status === undefined));
+      judgements.push(judgeAllowed(echoed, allowed), judgeAllowedPreflight(preflight, allowed));
     }
-    const verdict = worst(verdicts);
-    const summary = verdict === 'pass' ? 'CORS follows an allowlist' : 'CORS does not follow an allowlist';
-    return { code: this.code, verdict, summary, details, evidence: verdict === 'pass' ? [] : evidence };
+    const verdict = worst(judgements.map((judgement) => judgement.verdict));
+    const details = judgements.flatMap((judgement) => (judgement.detail === undefined ? [] : [judgement.detail]));
+    const unansweredLines = unanswered.map((exchange) => `${exchange.method} ${new URL(exchange.url).pathname}: no answer (${exchange.error ?? 'unknown'})`);
+    if (verdict === 'fail' || verdict === 'warn') return { code: this.code, verdict, summary: 'CORS does not follow an allowlist', details: [...details, ...unansweredLines, ...notes], evidence };
+    if (unanswered.length > 0) return noAnswerResult(this.code, unansweredLines, evidence);
+    return { code: this.code, verdict: 'pass', summary: 'CORS follows an allowlist: a foreign Origin is refused on GET and on a preflight', details: notes, evidence: [] };
   },
 };
+
+function judgeForeign(exchange: Exchange, what: string): Judgement {
+  const allowedOrigin = exchange.headers['access-control-allow-origin'];
+  if (exchange.status === undefined) return { verdict: 'pass' };
+  if (allowedOrigin === FOREIGN_ORIGIN) return { verdict: 'fail', detail: `${what} allows a foreign Origin: Access-Control-Allow-Origin: ${allowedOrigin}` };
+  if (allowedOrigin === '*') return { verdict: 'warn', detail: `${what} has Access-Control-Allow-Origin: * (a wildcard is NOT RECOMMENDED outside /openapi.json)` };
+  return { verdict: 'pass' };
+}
+
+function judgeAllowed(exchange: Exchange, allowed: string): Judgement {
+  if (exchange.status === undefined) return { verdict: 'pass' };
+  const echoed = exchange.headers['access-control-allow-origin'];
+  if (echoed !== allowed) return { verdict: 'fail', detail: echoed === undefined ? `the allowed origin ${allowed} gets no Access-Control-Allow-Origin` : `the allowed origin ${allowed} gets Access-Control-Allow-Origin: ${echoed}, expected ${allowed}` };
+  if (!/\borigin\b/i.test(exchange.headers.vary ?? '')) return { verdict: 'fail', detail: `the allowed origin is echoed but the response lacks Vary: Origin${exchange.headers.vary === undefined ? '' : ` (it has Vary: ${exchange.headers.vary})`}` };
+  return { verdict: 'pass' };
+}
+
+function judgeAllowedPreflight(preflight: Exchange, allowed: string): Judgement {
+  if (preflight.status === undefined) return { verdict: 'pass' };
+  const echoed = preflight.headers['access-control-allow-origin'];
+  if (preflight.status >= 300 || echoed !== allowed) {
+    return { verdict: 'fail', detail: `the preflight for ${allowed} is not allowed: ${describeAnswer(preflight)}, ${echoed === undefined ? 'no Access-Control-Allow-Origin' : `Access-Control-Allow-Origin: ${echoed}`}` };
+  }
+  return { verdict: 'pass' };
+}

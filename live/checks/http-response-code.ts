@@ -1,5 +1,6 @@
-import { resourcePath, type CheckContext, type LiveCheck } from '../context.js';
-import { describeAnswer, evidenceOf, type CheckResult, type Evidence } from '../report.js';
+import { answeredNeedsCredentials, resourcePath, type CheckContext, type LiveCheck } from '../context.js';
+import type { Exchange } from '../http.js';
+import { describeAnswer, evidenceOf, noAnswerResult, pathLabel, type CheckResult, type Evidence } from '../report.js';
 
 /** Traces of a stack or of the implementation in an error body (SPEC.md: no internal detail). */
 const INTERNAL_DETAIL = /\bat [\w.<>$]{1,200} \([^)\n]{0,300}:\d+:\d+\)|\n\s+at \S+:\d+:\d+|Traceback \(most recent call last\)|\.java:\d+\)|node_modules\/|Exception in thread|\bstack\b["']?\s*:/;
@@ -11,19 +12,43 @@ export const httpResponseCode: LiveCheck = {
   async run(context: CheckContext): Promise<CheckResult> {
     const details: string[] = [];
     const evidence: Evidence[] = [];
+    const unanswered: string[] = [];
     const unknown = await context.send({ method: 'GET', url: `${context.baseUrl}/adr-check-unknown-${Date.now().toString(36)}` });
-    const contentType = unknown.headers['content-type'] ?? '';
-    if (unknown.status !== 404) details.push(`an unknown path gives ${describeAnswer(unknown)}, not 404`);
-    if (!/^application\/problem\+(json|xml)/i.test(contentType)) details.push(`the 404 is ${contentType || 'without Content-Type'}, not application/problem+json`);
-    if (INTERNAL_DETAIL.test(unknown.body)) details.push('the error body shows a stack trace or internal detail');
-    if (details.length > 0) evidence.push(evidenceOf(unknown, ['Content-Type'], undefined, true));
+    if (unknown.status === undefined) unanswered.push(`GET ${new URL(unknown.url).pathname}: no answer (${unknown.error ?? 'unknown'})`);
+    else {
+      const problems = unknownPathProblems(unknown);
+      details.push(...problems);
+      if (problems.length > 0) evidence.push(evidenceOf(unknown, ['Content-Type'], undefined, true));
+    }
     const path = resourcePath(context);
     const notAcceptable = await context.send({ method: 'GET', url: `${context.baseUrl}${path}`, headers: { accept: UNSERVABLE } });
-    const served = notAcceptable.headers['content-type'] ?? '';
-    if (served.toLowerCase().startsWith(UNSERVABLE)) details.push(`the Accept value is copied into Content-Type: ${served}`);
-    else if (notAcceptable.status !== 406) details.push(`Accept: ${UNSERVABLE} gives ${notAcceptable.status ?? notAcceptable.error}, not 406 (ideally)`);
-    if (served.toLowerCase().startsWith(UNSERVABLE) || notAcceptable.status !== 406) evidence.push(evidenceOf(notAcceptable, ['Content-Type']));
-    if (details.length > 0) return { code: this.code, verdict: 'fail', summary: 'error responses are not as the standard requires', details, evidence };
-    return { code: this.code, verdict: 'pass', summary: 'unknown paths give 404 problem+json; an unservable Accept gives 406', details: [], evidence: [] };
+    const notes: string[] = [];
+    if (notAcceptable.status === undefined) unanswered.push(`GET ${pathLabel(path)} with Accept: ${UNSERVABLE}: no answer (${notAcceptable.error ?? 'unknown'})`);
+    else if (answeredNeedsCredentials(context, path, notAcceptable)) notes.push(`Accept not tested: ${pathLabel(path)} needs credentials`);
+    else {
+      const problem = notAcceptableProblem(notAcceptable);
+      if (problem !== undefined) { details.push(problem); evidence.push(evidenceOf(notAcceptable, ['Content-Type'])); }
+    }
+    if (details.length > 0) return { code: this.code, verdict: 'fail', summary: 'error responses are not as the standard requires', details: [...details, ...unanswered], evidence };
+    if (unanswered.length > 0) return noAnswerResult(this.code, unanswered, evidence);
+    const acceptNote = notes.length > 0 ? '' : '; an unservable Accept gives 406';
+    return { code: this.code, verdict: 'pass', summary: `unknown paths give 404 problem+json${acceptNote}`, details: notes, evidence: [] };
   },
 };
+
+function unknownPathProblems(unknown: Exchange): string[] {
+  const problems: string[] = [];
+  const contentType = unknown.headers['content-type'];
+  if (unknown.status !== 404) problems.push(`an unknown path gives ${describeAnswer(unknown)}, expected 404`);
+  if (contentType === undefined) problems.push(`the ${unknown.status} lacks Content-Type, expected application/problem+json`);
+  else if (!/^application\/problem\+(json|xml)/i.test(contentType)) problems.push(`the ${unknown.status} has Content-Type: ${contentType}, expected application/problem+json`);
+  if (INTERNAL_DETAIL.test(unknown.body)) problems.push('the error body shows a stack trace or internal detail');
+  return problems;
+}
+
+function notAcceptableProblem(exchange: Exchange): string | undefined {
+  const served = exchange.headers['content-type'] ?? '';
+  if (served.toLowerCase().startsWith(UNSERVABLE)) return `the Accept value is copied into Content-Type: ${served}`;
+  if (exchange.status !== 406) return `Accept: ${UNSERVABLE} gives ${describeAnswer(exchange)}, expected 406`;
+  return undefined;
+}

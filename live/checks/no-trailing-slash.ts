@@ -1,5 +1,5 @@
-import type { CheckContext, LiveCheck } from '../context.js';
-import { evidenceOf, type CheckResult } from '../report.js';
+import { answeredNeedsCredentials, type CheckContext, type LiveCheck } from '../context.js';
+import { count, describeAnswer, evidenceOf, noAnswerResult, type CheckResult } from '../report.js';
 
 /** Each concrete GET path with `/` appended gives 404, never a redirect. */
 export const noTrailingSlash: LiveCheck = {
@@ -8,14 +8,21 @@ export const noTrailingSlash: LiveCheck = {
     const paths = context.getPaths.filter((path) => path !== '/' && path !== '');
     if (paths.length === 0) return { code: this.code, verdict: 'skip', summary: 'no concrete GET path to probe', details: [], evidence: [] };
     const exchanges = await Promise.all(paths.map((path) => context.send({ method: 'GET', url: `${context.baseUrl}${path}/` })));
-    const wrong = exchanges.filter((exchange) => exchange.status !== 404);
-    if (wrong.length === 0) return { code: this.code, verdict: 'pass', summary: `${paths.length} paths with a trailing slash give 404`, details: [], evidence: [] };
-    return {
-      code: this.code,
-      verdict: 'fail',
-      summary: `${wrong.length} paths with a trailing slash do not give 404`,
-      details: wrong.map((exchange) => `${exchange.url}: ${exchange.status ?? exchange.error}${exchange.headers.location === undefined ? '' : ` -> ${exchange.headers.location}`}`),
-      evidence: wrong.map((exchange) => evidenceOf(exchange, ['Location'])),
-    };
+    const judged = exchanges.filter((exchange, index) => exchange.status !== undefined && !answeredNeedsCredentials(context, paths[index] ?? '', exchange));
+    const unanswered = exchanges.filter((exchange) => exchange.status === undefined);
+    const wrong = judged.filter((exchange) => exchange.status !== 404);
+    const unansweredLines = unanswered.map((exchange) => `GET ${new URL(exchange.url).pathname}: no answer (${exchange.error ?? 'unknown'})`);
+    if (wrong.length > 0) {
+      return {
+        code: this.code,
+        verdict: 'fail',
+        summary: `${count(wrong.length, 'path')} with a trailing slash ${wrong.length === 1 ? 'does' : 'do'} not give 404`,
+        details: [...wrong.map((exchange) => `GET ${new URL(exchange.url).pathname}: ${describeAnswer(exchange)}, expected 404`), ...unansweredLines],
+        evidence: wrong.map((exchange) => evidenceOf(exchange, ['Location'])),
+      };
+    }
+    if (unanswered.length > 0) return noAnswerResult(this.code, unansweredLines, unanswered.map((exchange) => evidenceOf(exchange)));
+    if (judged.length === 0) return { code: this.code, verdict: 'skip', summary: 'no path could be probed without credentials: give --header "Authorization: ..."', details: [], evidence: [] };
+    return { code: this.code, verdict: 'pass', summary: `${count(judged.length, 'path')} with a trailing slash ${judged.length === 1 ? 'gives' : 'give'} 404`, details: [], evidence: [] };
   },
 };

@@ -1,24 +1,18 @@
-import { isDeepStrictEqual } from 'node:util';
 import YAML from 'yaml';
 import type { CheckContext, LiveCheck } from '../context.js';
-import { describeAnswer, evidenceOf, type CheckResult } from '../report.js';
+import { describeAnswer, evidenceOf, noAnswerResult, type CheckResult } from '../report.js';
 import type { Exchange } from '../http.js';
-import { isObject } from '../../lib/json.js';
+import { isObject, type JsonObject } from '../../lib/json.js';
+import { firstDifference } from '../../lib/json-difference.js';
 
 /** GET /openapi.json without credentials: 200, JSON, OpenAPI 3.0.x, `*` origin; /openapi.yaml the same content. */
 export const publishOpenapi: LiveCheck = {
   code: '/core/publish-openapi',
   async run(context: CheckContext): Promise<CheckResult> {
     const json = await context.send({ method: 'GET', url: `${context.baseUrl}/openapi.json`, anonymous: true });
-    const problems: string[] = [];
+    if (json.status === undefined) return noAnswerResult(this.code, [`GET /openapi.json: no answer (${json.error ?? 'unknown'})`], [evidenceOf(json)]);
+    const problems = json.status === 200 ? documentProblems(json, context.description) : [`/openapi.json answered ${describeAnswer(json)} without credentials, expected 200`];
     const deciding = ['content-type', 'access-control-allow-origin'];
-    if (json.status !== 200) problems.push(`/openapi.json answered ${describeAnswer(json)} without credentials, not 200`);
-    else if (json.bodyTruncated) problems.push(`/openapi.json is larger than --max-body: body truncated at ${json.bodyBytes} bytes`);
-    else {
-      if (!/json/i.test(json.headers['content-type'] ?? '')) problems.push(`Content-Type is ${json.headers['content-type'] ?? 'missing'}, not JSON`);
-      if (json.headers['access-control-allow-origin'] !== '*') problems.push(`Access-Control-Allow-Origin is ${json.headers['access-control-allow-origin'] ?? 'missing'}, not *`);
-      if (!/^3\.0\.\d+$/.test(String(context.description?.openapi))) problems.push(`openapi is ${String(context.description?.openapi ?? 'not readable')}, not 3.0.x`);
-    }
     const evidence = [evidenceOf(json, deciding, undefined, problems.length > 0)];
     const yaml = await context.send({ method: 'GET', url: `${context.baseUrl}/openapi.yaml`, anonymous: true, keepBody: true });
     evidence.push(evidenceOf(yaml, ['content-type']));
@@ -28,6 +22,20 @@ export const publishOpenapi: LiveCheck = {
     return { code: this.code, verdict: 'pass', summary: `/openapi.json is public OpenAPI ${String(context.description?.openapi)} with Access-Control-Allow-Origin: *${yamlNote}`, details: [], evidence };
   },
 };
+
+function documentProblems(json: Exchange, description: JsonObject | undefined): string[] {
+  if (json.bodyTruncated) return [`/openapi.json is larger than --max-body: body truncated at ${json.bodyBytes} bytes`];
+  const problems: string[] = [];
+  const contentType = json.headers['content-type'];
+  const allowOrigin = json.headers['access-control-allow-origin'];
+  if (contentType === undefined) problems.push('/openapi.json lacks Content-Type (expected application/json)');
+  else if (!/json/i.test(contentType)) problems.push(`/openapi.json has Content-Type: ${contentType}, expected application/json`);
+  if (allowOrigin === undefined) problems.push('/openapi.json lacks Access-Control-Allow-Origin (expected *)');
+  else if (allowOrigin !== '*') problems.push(`/openapi.json has Access-Control-Allow-Origin: ${allowOrigin}, expected *`);
+  if (description === undefined) problems.push('/openapi.json is not an OpenAPI description (no openapi member in a JSON object)');
+  else if (!/^3\.0\.\d+$/.test(String(description.openapi))) problems.push(`/openapi.json has openapi: ${String(description.openapi)}, expected 3.0.x`);
+  return problems;
+}
 
 function yamlProblems(yaml: Exchange, description: unknown): string[] {
   if (yaml.status === 404 || yaml.status === 406) return [];
@@ -39,11 +47,7 @@ function yamlProblems(yaml: Exchange, description: unknown): string[] {
   } catch {
     return ['/openapi.yaml is not YAML'];
   }
-  try {
-    if (!isObject(description) || !isDeepStrictEqual(parsed, description)) return ['/openapi.yaml differs in content from /openapi.json'];
-  } catch {
-    // A comparison that recurses past the stack: the documents are too deep to compare.
-    return ['/openapi.yaml could not be compared with /openapi.json: nested too deeply'];
-  }
-  return [];
+  if (!isObject(description)) return [];
+  const difference = firstDifference(description, parsed);
+  return difference === undefined ? [] : [`/openapi.yaml differs from /openapi.json, first at ${difference}`];
 }

@@ -1,6 +1,6 @@
 import type { CheckContext, LiveCheck } from '../context.js';
 import type { Exchange } from '../http.js';
-import { evidenceOf, type CheckResult } from '../report.js';
+import { count, evidenceOf, requestKey, type CheckResult, type Evidence } from '../report.js';
 
 interface HeaderRule {
   header: string;
@@ -17,6 +17,14 @@ const RULES: HeaderRule[] = [
   { header: 'Content-Type', ok: (value, exchange) => exchange.bodyBytes === 0 || (value !== undefined && value !== ''), expected: 'the type of the body' },
 ];
 
+/** "lacks X (expected Y)" for a missing header, "has X: v, expected Y" for a wrong one. */
+function problemOf(rule: HeaderRule, exchange: Exchange): string {
+  const value = exchange.headers[rule.header.toLowerCase()];
+  const where = `(first on ${requestKey(exchange)})`;
+  if (value === undefined) return `lacks ${rule.header} (expected ${rule.expected}) ${where}`;
+  return `has ${rule.header}: ${value.trim() === '' ? '(empty)' : value}, expected ${rule.expected} ${where}`;
+}
+
 /**
  * The root and every response seen carry the security headers SPEC.md lists (SHOULD: a missing
  * one is a warning). Runs late, so that it judges the responses the other checks caused.
@@ -26,21 +34,22 @@ export const securityHeaders: LiveCheck = {
   async run(context: CheckContext): Promise<CheckResult> {
     await context.get('');
     const answered = context.exchanges.filter((exchange) => exchange.status !== undefined);
+    if (answered.length === 0) return { code: this.code, verdict: 'error', summary: 'not judged: no request got an answer', details: [], evidence: [] };
     const firstProblem = new Map<string, string>();
-    let failing = 0;
-    const evidence = [];
+    const failing = new Set<string>();
+    const evidence: Evidence[] = [];
     for (const exchange of answered) {
       const missing = RULES.filter((rule) => !rule.ok(exchange.headers[rule.header.toLowerCase()], exchange));
       if (missing.length === 0) continue;
-      failing += 1;
-      for (const rule of missing) {
-        if (!firstProblem.has(rule.header)) firstProblem.set(rule.header, `${rule.header} is ${exchange.headers[rule.header.toLowerCase()] ?? 'missing'}, expected ${rule.expected} (first on ${exchange.method} ${new URL(exchange.url).pathname})`);
-      }
-      if (evidence.length < 5) evidence.push(evidenceOf(exchange, missing.map((rule) => rule.header)));
+      const key = requestKey(exchange);
+      if (!failing.has(key) && evidence.length < 5) evidence.push(evidenceOf(exchange, missing.map((rule) => rule.header)));
+      failing.add(key);
+      for (const rule of missing) if (!firstProblem.has(rule.header)) firstProblem.set(rule.header, problemOf(rule, exchange));
     }
-    if (failing > 0) {
-      return { code: this.code, verdict: 'warn', summary: `security headers missing or wrong on ${failing} of ${answered.length} responses`, details: [...firstProblem.values()], evidence };
+    const requests = new Set(answered.map(requestKey)).size;
+    if (failing.size > 0) {
+      return { code: this.code, verdict: 'warn', summary: `security headers missing or wrong on ${failing.size} of ${count(requests, 'request')}`, details: [...firstProblem.values()], evidence };
     }
-    return { code: this.code, verdict: 'pass', summary: `all ${answered.length} responses carry the security headers`, details: [], evidence: [] };
+    return { code: this.code, verdict: 'pass', summary: `all ${count(requests, 'request')} carry the security headers`, details: [], evidence: [] };
   },
 };

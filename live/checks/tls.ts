@@ -1,5 +1,5 @@
 import { TLS_DEADLINE_MS, type CheckContext, type LiveCheck } from '../context.js';
-import { evidenceOf, worst, type CheckResult, type Evidence } from '../report.js';
+import { count, evidenceOf, noAnswerResult, pathLabel, worst, type CheckResult, type Evidence } from '../report.js';
 import { probeTls, findingsOf, type ProbeResult } from '../tls/prober.js';
 import { gradeFindings, type TlsGrade } from '../tls/grading.js';
 import { IANA_CIPHER_SUITES } from '../tls/suites.js';
@@ -37,6 +37,9 @@ export const tls: LiveCheck = {
       evidence.push(evidenceOf(plain, ['Content-Type'], undefined, true));
     }
     if (context.options.insecure) return { code: this.code, verdict: 'skip', summary: 'not done: --insecure skips certificate checks', details, evidence };
+    // Nothing to judge: no connection for the request, and the prober saw no protocol accepted either.
+    const probedSomething = probed !== undefined && probed.result.protocols.some((protocol) => protocol.accepted);
+    if (info === undefined && root.error !== undefined && !probedSomething) return noAnswerResult(this.code, [`GET ${pathLabel('')}: no TLS connection (${root.error})`], [evidenceOf(root)]);
     const gradeLines = probed === undefined ? [] : [...probed.grade.evidence, ...enumerationLines(probed.result)];
     const gradeNote = probed === undefined ? '' : `; ${gradeSummary(probed.result, probed.grade)}`;
     const tables = probed === undefined ? {} : { tables: tlsTables(probed.result, probed.grade) };
@@ -45,7 +48,7 @@ export const tls: LiveCheck = {
     // A grade over what could be enumerated is not a pass for what could not: incomplete warns.
     const incomplete = probed !== undefined && probed.result.notes.length > 0;
     const verdict = worst(['pass', probed?.grade.verdict ?? 'pass', incomplete ? 'warn' : 'pass']);
-    const incompleteNote = incomplete ? `; enumeration incomplete (${probed.result.notes.length} item(s) not determined)` : '';
+    const incompleteNote = incomplete ? `; enumeration incomplete (${count(probed.result.notes.length, 'item')} not determined)` : '';
     return { code: this.code, verdict, summary: `${info?.protocol ?? 'TLS'} with a valid certificate; ${plainNote}${gradeNote}${incompleteNote}`, details: gradeLines, evidence: [], ...tables };
   },
 };

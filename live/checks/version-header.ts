@@ -1,5 +1,6 @@
 import type { CheckContext, LiveCheck } from '../context.js';
-import { evidenceOf, type CheckResult } from '../report.js';
+import type { Exchange } from '../http.js';
+import { count, evidenceOf, requestKey, type CheckResult } from '../report.js';
 import { asObject } from '../../lib/json.js';
 
 /** Every response seen in the run carries `API-Version` equal to info.version. Runs last. */
@@ -12,17 +13,23 @@ export const versionHeader: LiveCheck = {
     }
     if (context.exchanges.length === 0) await context.get('');
     const answered = context.exchanges.filter((exchange) => exchange.status !== undefined);
-    const wrong = answered.filter((exchange) => exchange.headers['api-version'] !== expected);
-    const evidence = wrong.slice(0, 10).map((exchange) => evidenceOf(exchange, ['API-Version']));
-    if (wrong.length > 0) {
+    if (answered.length === 0) return { code: this.code, verdict: 'error', summary: 'not judged: no request got an answer', details: [], evidence: [] };
+    const wrong = new Map<string, Exchange>();
+    for (const exchange of answered) if (exchange.headers['api-version'] !== expected && !wrong.has(requestKey(exchange))) wrong.set(requestKey(exchange), exchange);
+    const requests = new Set(answered.map(requestKey)).size;
+    if (wrong.size > 0) {
+      const shown = [...wrong.values()].slice(0, 10);
       return {
         code: this.code,
         verdict: 'fail',
-        summary: `${wrong.length} of ${answered.length} responses lack API-Version: ${expected}`,
-        details: wrong.slice(0, 10).map((exchange) => `${exchange.method} ${exchange.url}: ${exchange.headers['api-version'] ?? 'no API-Version'}`),
-        evidence,
+        summary: `${wrong.size} of ${count(requests, 'request')} ${wrong.size === 1 ? 'lacks' : 'lack'} API-Version: ${expected}`,
+        details: shown.map((exchange) => {
+          const value = exchange.headers['api-version'];
+          return `${requestKey(exchange)}: ${value === undefined ? 'lacks API-Version' : `has API-Version: ${value.trim() === '' ? '(empty)' : value}, expected ${expected}`}`;
+        }),
+        evidence: shown.map((exchange) => evidenceOf(exchange, ['API-Version'])),
       };
     }
-    return { code: this.code, verdict: 'pass', summary: `all ${answered.length} responses carry API-Version: ${expected}`, details: [], evidence: [] };
+    return { code: this.code, verdict: 'pass', summary: `all ${count(requests, 'request')} carry API-Version: ${expected}`, details: [], evidence: [] };
   },
 };

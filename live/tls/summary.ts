@@ -23,7 +23,10 @@ const GRADE_WORDS: Record<'pass' | 'warn' | 'fail', string> = {
  */
 export function gradeSummary(result: ProbeResult, grade: TlsGrade): string {
   const protocols = result.protocols.filter((protocol) => protocol.accepted).map((protocol) => protocol.protocol);
-  return `${GRADE_WORDS[grade.verdict]} (${protocols.join(', ') || 'no protocol accepted'}; ${result.connections} connections in ${result.durationMs} ms)`;
+  const cost = `${result.connections} connections in ${result.durationMs} ms`;
+  // Nothing enumerated is nothing graded: it must not read as meeting the guidelines.
+  if (protocols.length === 0) return `the enumeration found no protocol accepted (${cost})`;
+  return `${GRADE_WORDS[grade.verdict]} (${protocols.join(', ')}; ${cost})`;
 }
 
 function protocolTable(result: ProbeResult): ReportTable {
