@@ -124,6 +124,7 @@ function junit(report: Report): string {
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuite name="adr-check ${escapeXml(report.target)}" tests="${report.results.length}" failures="${counts.fail}" errors="${counts.error}" skipped="${counts.skip}" time="${report.durationMs / 1000}">`,
+    `    <properties><property name="nlgov-adr" value="${escapeXml(report.tool.version)}"/><property name="ruleset" value="${escapeXml(report.tool.ruleset)}"/></properties>`,
     ...cases,
     '</testsuite>',
   ].join('\n');
@@ -141,15 +142,16 @@ function sarif(report: Report): object {
   return {
     $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
     version: '2.1.0',
-    runs: [{ tool: { driver: { name: 'adr-check', rules: report.results.map((result) => ({ id: result.code })) } }, results }],
+    runs: [{ tool: { driver: { name: 'adr-check', version: report.tool.version, semanticVersion: report.tool.version, properties: { ruleset: report.tool.ruleset }, rules: report.results.map((result) => ({ id: result.code })) } }, results }],
   };
 }
 
 function githubActions(report: Report): string {
-  return report.results
+  const made = `::notice title=adr-check::${escapeWorkflow(`${report.target} checked by nlgov-adr ${report.tool.version} (ruleset ${report.tool.ruleset})`)}`;
+  const annotations = report.results
     .filter((result) => result.verdict === 'fail' || result.verdict === 'warn' || result.verdict === 'error')
-    .map((result) => `::${result.verdict === 'warn' ? 'warning' : 'error'} title=${result.code}::${escapeWorkflow([result.summary, ...result.details].join(' '))}`)
-    .join('\n');
+    .map((result) => `::${result.verdict === 'warn' ? 'warning' : 'error'} title=${result.code}::${escapeWorkflow([result.summary, ...result.details].join(' '))}`);
+  return [made, ...annotations].join('\n');
 }
 
 function escapeWorkflow(value: string): string {

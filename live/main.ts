@@ -137,7 +137,7 @@ function readCa(file: string): string {
  * finding reaches --fail-on; 2 when nothing failed but the report is incomplete (a check could not
  * observe what it needs, or the static lint did not finish); else 0.
  */
-function exitCode(report: Report, failOn: 'error' | 'warn'): number {
+export function exitCode(report: Report, failOn: 'error' | 'warn'): number {
   if (report.results.some((result) => result.internalError === true)) return 2;
   const live = report.results.some((result) => result.verdict === 'fail' || (failOn === 'warn' && result.verdict === 'warn'));
   const findings = report.staticFindings.some((finding) => finding.severity === 'error' || (failOn === 'warn' && finding.severity === 'warn'));

@@ -12,6 +12,8 @@ export interface RunOptions {
   extraPaths: string[];
   /** Heap of the lint worker, MB. */
   lintMemoryMb?: number;
+  /** The checks to run; default every live check (tests give their own). */
+  liveChecks?: LiveCheck[];
   /** Called as each check starts, for a progress line. */
   onProgress?: (progress: { check: string; index: number; total: number; requests: number }) => void;
 }
@@ -38,14 +40,16 @@ export async function runChecks(baseUrl: string, options: RunOptions): Promise<R
     ? await context.send({ method: 'GET', url: `${context.baseUrl}/openapi.json`, keepBody: true })
     : first;
   context.description = openApiDescription(described);
-  context.getPaths = ['', ...concreteGetPaths(context.description, options.extraPaths)];
+  // The description's `/` is the base URL itself, '' here: it is probed once.
+  context.getPaths = [...new Set(['', ...concreteGetPaths(context.description, options.extraPaths)])];
   // The lint runs on its own thread within the run's deadline: the live verdicts never wait on it.
   const linting: Promise<LintOutcome | undefined> = context.description === undefined
     ? Promise.resolve(undefined)
     : lintInWorker(described.body, described.url, { deadline: started + options.client.deadlineMs, memoryMb: options.lintMemoryMb ?? DEFAULT_LINT_MEMORY_MB }, sameOriginFetcher(client, described.url));
   const results: CheckResult[] = [];
-  for (const [index, check] of LIVE_CHECKS.entries()) {
-    options.onProgress?.({ check: check.code, index, total: LIVE_CHECKS.length, requests: client.requestCount });
+  const checks = options.liveChecks ?? LIVE_CHECKS;
+  for (const [index, check] of checks.entries()) {
+    options.onProgress?.({ check: check.code, index, total: checks.length, requests: client.requestCount });
     results.push(await runGuarded(check, context));
   }
   const lint = await linting;

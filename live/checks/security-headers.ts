@@ -50,6 +50,6 @@ export const securityHeaders: LiveCheck = {
     if (failing.size > 0) {
       return { code: this.code, verdict: 'warn', summary: `security headers missing or wrong on ${failing.size} of ${count(requests, 'request')}`, details: [...firstProblem.values()], evidence };
     }
-    return { code: this.code, verdict: 'pass', summary: `all ${count(requests, 'request')} carry the security headers`, details: [], evidence: [] };
+    return { code: this.code, verdict: 'pass', summary: `${requests === 1 ? 'the 1 request carries' : `all ${requests} requests carry`} the security headers`, details: [], evidence: [] };
   },
 };

@@ -30,6 +30,6 @@ export const versionHeader: LiveCheck = {
         evidence: shown.map((exchange) => evidenceOf(exchange, ['API-Version'])),
       };
     }
-    return { code: this.code, verdict: 'pass', summary: `all ${count(requests, 'request')} carry API-Version: ${expected}`, details: [], evidence: [] };
+    return { code: this.code, verdict: 'pass', summary: `${requests === 1 ? 'the 1 request carries' : `all ${requests} requests carry`} API-Version: ${expected}`, details: [], evidence: [] };
   },
 };
