@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { FORMATS, render, type Format } from './formats.js';
-import type { Report } from './report.js';
+import { count, type Report } from './report.js';
 import { printable, redactText, secretForms } from './redaction.js';
 import { DEFAULT_LINT_MEMORY_MB, runChecks, TargetError, type RunOptions } from './run.js';
 import { packageVersion } from './version.js';
@@ -150,7 +150,7 @@ export function exitCode(report: Report, failOn: 'error' | 'warn'): number {
 function progressLine(): { update: RunOptions['onProgress']; clear(): void } {
   if (process.stderr.isTTY !== true) return { update: undefined, clear: () => undefined };
   return {
-    update: ({ check, index, total, requests }) => process.stderr.write(`\r\u001b[K[${index + 1}/${total}] ${check}: ${requests} requests so far`),
+    update: ({ check, index, total, requests }) => process.stderr.write(`\r\u001b[K[${index + 1}/${total}] ${check}: ${count(requests, 'request')} so far`),
     clear: () => process.stderr.write('\r\u001b[K'),
   };
 }

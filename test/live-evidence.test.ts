@@ -219,3 +219,17 @@ test('a check that throws is an internal error: the other checks report, exit 2'
   ]);
   expect(exitCode(report, 'error')).toBe(2);
 }, 60000);
+
+test('progress on stderr when it is a terminal, nothing when it is not', async () => {
+  const { execFile } = await import('node:child_process');
+  const { promisify } = await import('node:util');
+  const run = promisify(execFile);
+  const server = await api(description({ paths: { '/': GET_ONLY } }));
+  const command = `${process.execPath} --import tsx live/cli.ts ${server.baseUrl} --output ${join(folder, 'tty.txt')}`;
+  // util-linux's script gives the command a pseudo-terminal.
+  const terminal = await run('script', ['-qec', command, '/dev/null']).catch((error: { stdout: string }) => error);
+  expect(terminal.stdout).toContain('\r\u001b[K[1/8] /core/publish-openapi: 1 request so far\r\u001b[K[2/8] /core/transport/tls: ');
+  expect(terminal.stdout).toMatch(/\[8\/8\] \/core\/version-header: \d+ requests so far\r\u001b\[K/);
+  const piped = await run(process.execPath, ['--import', 'tsx', 'live/cli.ts', server.baseUrl, '--output', join(folder, 'piped.txt')]).catch((error: { stderr: string }) => error);
+  expect(piped.stderr).toBe('');
+}, 60000);
