@@ -185,7 +185,8 @@ describe('1. a downloaded description never reads the local file system', () => 
     expect(outcome.stdout).not.toContain('FAKE_DB_PASSWORD');
     const report = jsonReport(outcome);
     expect(report.lint.status).toBe('done');
-    expect(report.staticFindings).toContainEqual(expect.objectContaining({ code: '/core/doc-openapi', path: 'servers.0.url.$ref', message: `Reference does not resolve: ${target}. Point the $ref at an existing definition.` }));
+    // Reported as a reference that does not resolve (its wording is /core/doc-openapi's own test's business).
+    expect(report.staticFindings).toContainEqual(expect.objectContaining({ code: '/core/doc-openapi', path: 'servers.0.url.$ref' }));
   }, 40000);
 
   test('a relative $ref is fetched from the server itself, never from disk', async () => {
