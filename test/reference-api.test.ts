@@ -4,10 +4,13 @@ import { readFileSync } from 'node:fs';
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { Agent, request as httpsRequest } from 'node:https';
 import { join } from 'node:path';
+import { connect as netConnect } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { connect as tlsConnect, type ConnectionOptions } from 'node:tls';
 import { promisify } from 'node:util';
 import { parse as parseYaml } from 'yaml';
 import { optionsFrom } from '../examples/reference-api/cli-options.js';
+import { MAX_BESLUITEN, MAX_MONUMENTEN } from '../examples/reference-api/data.js';
 import { loadDescription } from '../examples/reference-api/description.js';
 import { BREAK_SWITCHES, startReferenceApi, type BreakSwitch, type ReferenceApi } from '../examples/reference-api/server.js';
 import { createSchemaValidator } from '../examples/reference-api/validation.js';
@@ -89,6 +92,33 @@ function plainCall(url: string): Promise<Answer> {
   });
 }
 
+interface RawAnswer {
+  statusLine: string;
+  /** Names in lower case. */
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** Raw bytes on a fresh connection; everything the server sends until it closes the connection. */
+function exchange(socket: Duplex, request: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.on('error', (error) => {
+      if (chunks.length === 0) reject(error);
+    });
+    socket.on('close', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    socket.write(request);
+  });
+}
+
+function parseRaw(text: string): RawAnswer {
+  const end = text.indexOf('\r\n\r\n');
+  const [statusLine = '', ...lines] = text.slice(0, end).split('\r\n');
+  const headers = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(':')).trim().toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
+  return { statusLine, headers, body: end === -1 ? '' : text.slice(end + 4) };
+}
+
 function json(answer: Answer): Record<string, unknown> {
   return JSON.parse(answer.body) as Record<string, unknown>;
 }
@@ -98,6 +128,13 @@ function mediaType(answer: Answer): string | undefined {
 }
 
 const postJson = (body: unknown, type = 'application/json'): Call => ({ method: 'POST', headers: { 'Content-Type': type }, body: JSON.stringify(body) });
+const putJson = (body: unknown): Call => ({ method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+const patchJson = (body: unknown): Call => ({ method: 'PATCH', headers: { 'Content-Type': 'application/merge-patch+json' }, body: JSON.stringify(body) });
+
+/** The same call with the server's write token, which POST, PUT, PATCH and DELETE need. */
+function withToken(api: ReferenceApi, { headers = {}, ...rest }: Call): Call {
+  return { ...rest, headers: { ...headers, Authorization: `Bearer ${api.writeToken}` } };
+}
 
 // The concrete GET paths a checker derives from the description, with the example ids filled in.
 const EXAMPLE_IDS: Record<string, string> = { monumentId: 'GM-0123', besluitId: 'BB-0042' };
@@ -556,7 +593,7 @@ describe('the conformant reference API', () => {
     };
 
     test('POST creates with 201 and Location, PUT replaces, PATCH merges, DELETE removes', async () => {
-      const created = await apiCall(api, '/monumenten', postJson(nieuw));
+      const created = await apiCall(api, '/monumenten', withToken(api, postJson(nieuw)));
       expect(created.status).toBe(201);
       const location = String(created.headers.location);
       expect(location).toMatch(new RegExp(`^${api.baseUrl}/monumenten/GM-\\d{4}$`));
@@ -565,19 +602,19 @@ describe('the conformant reference API', () => {
       expect(json(await call(api, location))).toEqual(json(created));
 
       const { geheim: _geheim, ...vervangen } = { ...nieuw, naam: 'Muziekkiosk' };
-      const replaced = await call(api, location, { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(vervangen) });
+      const replaced = await call(api, location, withToken(api, putJson(vervangen)));
       expect(json(replaced)).toMatchObject({ naam: 'Muziekkiosk' });
 
-      const patched = await call(api, location, { method: 'PATCH', headers: { 'Content-Type': 'application/merge-patch+json' }, body: JSON.stringify({ omschrijving: 'Gietijzeren muziekkiosk.', bouwjaar: 1912 }) });
+      const patched = await call(api, location, withToken(api, patchJson({ omschrijving: 'Gietijzeren muziekkiosk.', bouwjaar: 1912 })));
       expect(patched.status).toBe(200);
       expect(json(patched)).toMatchObject({ naam: 'Muziekkiosk', omschrijving: 'Gietijzeren muziekkiosk.', bouwjaar: 1912, adres: { straatnaam: 'Parkweg', huisnummer: 1, woonplaats: 'Voorbeeldstad' } });
 
-      const besluit = await call(api, `${location}/beschermingsbesluiten`, postJson({ besluitnummer: '2026-ERF-0100', soortBesluit: 'aanwijzing', datumBesluit: '2026-01-06' }));
+      const besluit = await call(api, `${location}/beschermingsbesluiten`, withToken(api, postJson({ besluitnummer: '2026-ERF-0100', soortBesluit: 'aanwijzing', datumBesluit: '2026-01-06' })));
       expect(besluit.status).toBe(201);
       expect((await call(api, String(besluit.headers.location))).status).toBe(200);
       expect(json(await call(api, location))).toMatchObject({ status: 'beschermd', datumAanwijzing: '2026-01-06' });
 
-      const deleted = await call(api, location, { method: 'DELETE' });
+      const deleted = await call(api, location, withToken(api, { method: 'DELETE' }));
       expect(deleted.status).toBe(204);
       expect(deleted.body).toBe('');
       expect((await call(api, location)).status).toBe(404);
@@ -585,30 +622,242 @@ describe('the conformant reference API', () => {
     });
 
     test('invalid writes are refused without changing anything', async () => {
-      const missing = await apiCall(api, '/monumenten', postJson({ naam: 'Zonder adres', monumentType: 'object' }));
+      const missing = await apiCall(api, '/monumenten', withToken(api, postJson({ naam: 'Zonder adres', monumentType: 'object' })));
       expect(json(missing).invalidParams).toEqual([{ name: 'adres', reason: 'is verplicht' }]);
-      const patchAsJson = await apiCall(api, '/monumenten/GM-0101', { method: 'PATCH', headers: { 'Content-Type': 'application/json' }, body: '{}' });
+      const patchAsJson = await apiCall(api, '/monumenten/GM-0101', withToken(api, { method: 'PATCH', headers: { 'Content-Type': 'application/json' }, body: '{}' }));
       expect(isProblem(patchAsJson, 415)).toBe(true);
-      const patch = (body: unknown): Promise<Answer> => apiCall(api, '/monumenten/GM-0101', { method: 'PATCH', headers: { 'Content-Type': 'application/merge-patch+json' }, body: JSON.stringify(body) });
+      const patch = (body: unknown): Promise<Answer> => apiCall(api, '/monumenten/GM-0101', withToken(api, patchJson(body)));
       expect(json(await patch({ naam: '' })).invalidParams).toEqual([{ name: 'naam', reason: 'moet minstens 1 teken(s) lang zijn' }]);
       // MonumentWijziging declares no nullable field, so a merge patch cannot remove one.
       expect(json(await patch({ wijk: null })).invalidParams).toEqual([{ name: 'wijk', reason: 'moet van het type string zijn' }]);
       // Adres is one value: a patch replaces it whole, so it must be complete.
       expect(json(await patch({ adres: { straatnaam: 'Markt' } })).invalidParams).toEqual([{ name: 'adres.woonplaats', reason: 'is verplicht' }]);
-      expect((await apiCall(api, '/monumenten/GM-9999', { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(nieuw) })).status).toBe(404);
+      expect((await apiCall(api, '/monumenten/GM-9999', withToken(api, putJson(nieuw)))).status).toBe(404);
       expect(json(await apiCall(api, '/monumenten/GM-0101'))).toMatchObject({ adres: { straatnaam: 'Marktplein' } });
     });
   });
 
-  test('each server has its own data', async () => {
+  describe('writes need the write token', () => {
+    const kiosk = { naam: 'Kiosk', monumentType: 'object', adres: { straatnaam: 'Parkweg', woonplaats: 'Voorbeeldstad' } };
+    const besluit = { besluitnummer: '2026-ERF-0200', soortBesluit: 'aanwijzing', datumBesluit: '2026-02-03' };
+    const writes: Array<[string, string, Call]> = [
+      ['POST', '/monumenten', postJson(kiosk)],
+      ['PUT', '/monumenten/GM-0101', putJson(kiosk)],
+      ['PATCH', '/monumenten/GM-0101', patchJson({ naam: 'Raadhuis' })],
+      ['DELETE', '/monumenten/GM-0101', { method: 'DELETE' }],
+      ['POST', '/monumenten/GM-0101/beschermingsbesluiten', postJson(besluit)],
+    ];
+    const monumenten = async (): Promise<string> => (await apiCall(api, '/monumenten?paginaGrootte=100')).body;
+
+    test.each(writes)('%s %s without a token gets 401 with a Bearer challenge; a wrong token adds invalid_token', async (_method, path, write) => {
+      const before = await monumenten();
+      const without = await apiCall(api, path, write);
+      expect(isProblem(without, 401)).toBe(true);
+      expect(without.headers['www-authenticate']).toBe('Bearer realm="monumenten"');
+      // Credentials of another scheme are no bearer credentials: the same plain challenge.
+      const basic = await apiCall(api, path, { ...write, headers: { ...write.headers, Authorization: 'Basic YWRtaW46YWRtaW4=' } });
+      expect(basic.headers['www-authenticate']).toBe('Bearer realm="monumenten"');
+      for (const wrong of [`${api.writeToken}x`, api.writeToken.slice(1), 'abc']) {
+        const answer = await apiCall(api, path, { ...write, headers: { ...write.headers, Authorization: `Bearer ${wrong}` } });
+        expect(isProblem(answer, 401)).toBe(true);
+        expect(answer.headers['www-authenticate']).toBe('Bearer realm="monumenten", error="invalid_token"');
+      }
+      expect(await monumenten()).toBe(before);
+    });
+
+    test('the token is random, 256 bits; with it writes work; POST /_search is a read and needs none', async () => {
+      expect(api.writeToken).toMatch(/^[A-Za-z0-9_-]{43}$/);
+      expect((await apiCall(api, '/_search', postJson({ zoekterm: 'waag' }))).status).toBe(200);
+      expect((await apiCall(api, '/monumenten/GM-0123', { headers: { Authorization: 'Bearer abc' } })).status).toBe(200);
+      const created = await apiCall(api, '/monumenten', withToken(api, postJson(kiosk)));
+      expect(created.status).toBe(201);
+      expect((await call(api, String(created.headers.location), withToken(api, { method: 'DELETE' }))).status).toBe(204);
+    });
+
+    // The issue counted 20,000 such POSTs; 2,000 show the same and keep the suite fast.
+    test('2,000 unauthenticated POSTs, 20 at a time, all get 401 and change nothing', async () => {
+      const before = await monumenten();
+      const statuses = new Map<number, number>();
+      let next = 0;
+      const worker = async (): Promise<void> => {
+        while (next < 2000) {
+          const index = next;
+          next += 1;
+          const { status } = await apiCall(api, '/monumenten', postJson({ ...kiosk, naam: `Kiosk ${index}` }));
+          statuses.set(status, (statuses.get(status) ?? 0) + 1);
+        }
+      };
+      await Promise.all(Array.from({ length: 20 }, worker));
+      expect(Object.fromEntries(statuses)).toEqual({ 401: 2000 });
+      expect(await monumenten()).toBe(before);
+    }, 60000);
+
+    test('the description says so: writes require oauth2 and declare 401, reads keep it optional', () => {
+      const document = description.document as { security: unknown; paths: Record<string, Record<string, { security?: unknown; responses: Record<string, unknown> }>> };
+      expect(document.security).toEqual([{}, { oauth2: ['monumenten:lezen'] }]);
+      for (const route of description.routes) {
+        for (const operation of route.operations.values()) {
+          const declared = document.paths[route.template]?.[operation.method.toLowerCase()];
+          const write = operation.method !== 'GET' && route.template !== '/_search';
+          expect([`${operation.method} ${route.template}`, operation.requiresCredentials]).toEqual([`${operation.method} ${route.template}`, write]);
+          if (write) expect(declared?.responses['401']).toEqual({ $ref: '#/components/responses/NietGeauthenticeerd' });
+        }
+      }
+    });
+
+    test('a given write token must be a long enough b64token', async () => {
+      await expect(startReferenceApi({ writeToken: 'kort' })).rejects.toThrow(/at least 16 characters/);
+      await expect(startReferenceApi({ writeToken: 'met spaties erin, ongeldig' })).rejects.toThrow(/RFC 6750/);
+    });
+  });
+
+  describe('requests the HTTP parser refuses', () => {
+    const validate = createSchemaValidator(description.document);
+    const tlsSocket = (): Duplex => {
+      const { hostname, port } = new URL(api.origin);
+      return tlsConnect({ host: hostname, port: Number(port), ca: api.caPem });
+    };
+    const plainSocket = (): Duplex => {
+      const { hostname, port } = new URL(api.httpOrigin ?? '');
+      return netConnect({ host: hostname, port: Number(port) });
+    };
+
+    test.each([
+      ['an invalid request line', 'dit is geen HTTP\r\n\r\n', 400],
+      ['20 KB of headers', `GET /v1/monumenten HTTP/1.1\r\nHost: localhost\r\nX-Opvulling: ${'a'.repeat(20 * 1024)}\r\n\r\n`, 431],
+      ['bad chunked encoding', 'POST /v1/_search HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n', 400],
+      ['chunk extensions over the limit', `POST /v1/_search HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n2;${'a'.repeat(20 * 1024)}\r\n{}\r\n0\r\n\r\n`, 413],
+    ])('%s: a problem, then the connection closes', async (_what, request, status) => {
+      const answer = parseRaw(await exchange(tlsSocket(), request));
+      expect(answer.statusLine).toMatch(new RegExp(`^HTTP/1\\.1 ${status} `));
+      expect(answer.headers['content-type']).toBe('application/problem+json');
+      expect(answer.headers.connection).toBe('close');
+      expect(answer.headers['api-version']).toBe(VERSION);
+      expect(answer.headers['x-content-type-options']).toBe('nosniff');
+      expect(Number(answer.headers['content-length'])).toBe(Buffer.byteLength(answer.body));
+      const body = JSON.parse(answer.body) as Record<string, unknown>;
+      expect(body).toMatchObject({ status, type: expect.stringMatching(/^https:\/\//), title: expect.any(String), detail: expect.any(String) });
+      expect(validate('/components/schemas/Probleem', body)).toEqual([]);
+      expect((await apiCall(api, '/monumenten')).status).toBe(200);
+    });
+
+    test('the plain HTTP listener answers bodiless, as it always does', async () => {
+      const answer = parseRaw(await exchange(plainSocket(), 'dit is geen HTTP\r\n\r\n'));
+      expect(answer.statusLine).toMatch(/^HTTP\/1\.1 400 /);
+      expect(answer.headers['api-version']).toBe(VERSION);
+      expect(answer.headers['content-length']).toBe('0');
+      expect(answer.headers['content-type']).toBeUndefined();
+      expect(answer.headers['strict-transport-security']).toBeUndefined();
+      expect(answer.body).toBe('');
+    });
+
+    test('no Host header and an unknown Expect, which Node would answer bare, are problems too', async () => {
+      const noHost = parseRaw(await exchange(tlsSocket(), 'GET /v1/monumenten HTTP/1.1\r\nConnection: close\r\n\r\n'));
+      expect(noHost.statusLine).toMatch(/^HTTP\/1\.1 400 /);
+      expect(noHost.headers['content-type']).toBe('application/problem+json');
+      expect(noHost.headers['api-version']).toBe(VERSION);
+      const expectation = parseRaw(await exchange(tlsSocket(), 'GET /v1/monumenten HTTP/1.1\r\nHost: localhost\r\nExpect: wonderen\r\nConnection: close\r\n\r\n'));
+      expect(expectation.statusLine).toMatch(/^HTTP\/1\.1 417 /);
+      expect(expectation.headers['content-type']).toBe('application/problem+json');
+      expect(expectation.headers['api-version']).toBe(VERSION);
+    });
+  });
+
+  test('each server has its own data and its own write token', async () => {
     const other = await startReferenceApi();
     try {
-      await call(other, `${other.baseUrl}/monumenten/GM-0101`, { method: 'DELETE' });
+      expect(other.writeToken).not.toBe(api.writeToken);
+      expect((await call(other, `${other.baseUrl}/monumenten/GM-0101`, withToken(api, { method: 'DELETE' }))).status).toBe(401);
+      await call(other, `${other.baseUrl}/monumenten/GM-0101`, withToken(other, { method: 'DELETE' }));
       expect((await call(other, `${other.baseUrl}/monumenten/GM-0101`)).status).toBe(404);
       expect((await apiCall(api, '/monumenten/GM-0101')).status).toBe(200);
     } finally {
       await stop(other);
     }
+  });
+});
+
+describe('a bounded store', () => {
+  // 30 monuments and 40 decisions: room for 5 and 12 more beside the 25 and 28 seeded ones.
+  const LIMITS = { monumenten: 30, besluiten: 40 };
+  // Registered out of date order, so the newest-first order cannot come from registration order.
+  const DAGEN = [7, 2, 11, 4, 12, 1, 9, 5, 10, 3, 8, 6];
+  let api: ReferenceApi;
+  const created = { monumenten: 0, besluiten: 0 };
+  const refused: { monument?: Answer; besluit?: Answer } = {};
+
+  /** POSTs until the first answer that is not 201 (at most `attempts`), counting the 201s. */
+  async function createUntilRefused(path: string, bodyFor: (index: number) => unknown, attempts: number): Promise<{ count: number; refusal?: Answer }> {
+    for (let index = 0; index < attempts; index += 1) {
+      const answer = await apiCall(api, path, withToken(api, postJson(bodyFor(index))));
+      if (answer.status !== 201) return { count: index, refusal: answer };
+    }
+    return { count: attempts };
+  }
+
+  beforeAll(async () => {
+    api = await startReferenceApi({ storeLimits: LIMITS });
+    const monumenten = await createUntilRefused('/monumenten', (index) => ({ naam: `Bank ${index + 1}`, monumentType: 'object', adres: { straatnaam: 'Parkweg', woonplaats: 'Voorbeeldstad' } }), 50);
+    const dag = (index: number): string => `2025-01-${String(DAGEN[index % DAGEN.length]).padStart(2, '0')}`;
+    const besluiten = await createUntilRefused('/monumenten/GM-0125/beschermingsbesluiten', (index) => ({ besluitnummer: `2025-ERF-${dag(index)}`, soortBesluit: 'wijziging', datumBesluit: dag(index) }), 50);
+    created.monumenten = monumenten.count;
+    created.besluiten = besluiten.count;
+    if (monumenten.refusal !== undefined) refused.monument = monumenten.refusal;
+    if (besluiten.refusal !== undefined) refused.besluit = besluiten.refusal;
+  }, 60000);
+
+  afterAll(async () => {
+    await stop(api);
+  });
+
+  test('creates until full; the next create gets 507 problem+json; lists still answer', async () => {
+    expect(created).toEqual({ monumenten: 5, besluiten: 12 });
+    for (const [answer, detail] of [[refused.monument, /maximum van 30 monumenten/], [refused.besluit, /maximum van 40 beschermingsbesluiten/]] as const) {
+      expect(answer !== undefined && isProblem(answer, 507)).toBe(true);
+      expect(json(answer ?? { status: 0, headers: {}, body: '{}' }).detail).toMatch(detail);
+    }
+    expect((await apiCall(api, '/monumenten')).status).toBe(200);
+    // Replacing or deleting is no create: a full store still takes them, and a delete makes room.
+    expect((await apiCall(api, '/monumenten/GM-0130', withToken(api, patchJson({ naam: 'Bank 5a' })))).status).toBe(200);
+    expect((await apiCall(api, '/monumenten/GM-0130', withToken(api, { method: 'DELETE' }))).status).toBe(204);
+    const again = await apiCall(api, '/monumenten', withToken(api, postJson({ naam: 'Bank 6', monumentType: 'object', adres: { straatnaam: 'Parkweg', woonplaats: 'Voorbeeldstad' } })));
+    expect(again.headers.location).toBe(`${api.baseUrl}/monumenten/GM-0131`);
+  });
+
+  test('a full list pages in id order, also after a PUT; the first and last page have the right items and links', async () => {
+    const kiosk = { naam: 'Raadhuis', monumentType: 'bouwwerk', adres: { straatnaam: 'Marktplein', woonplaats: 'Voorbeeldstad' } };
+    expect((await apiCall(api, '/monumenten/GM-0101', withToken(api, putJson(kiosk)))).status).toBe(200);
+    const href = (pagina: number): { href: string } => ({ href: `${api.baseUrl}/monumenten?pagina=${pagina}&paginaGrootte=7` });
+    const ids = (page: Record<string, unknown>): string[] => (page._embedded as { monumenten: Array<{ monumentId: string }> }).monumenten.map((m) => m.monumentId);
+    const first = json(await apiCall(api, '/monumenten?paginaGrootte=7'));
+    expect(ids(first)).toEqual(['GM-0101', 'GM-0102', 'GM-0103', 'GM-0104', 'GM-0105', 'GM-0106', 'GM-0107']);
+    expect((first._embedded as { monumenten: Array<{ naam: string }> }).monumenten[0]?.naam).toBe('Raadhuis');
+    expect(first._links).toEqual({ self: href(1), first: href(1), next: href(2), last: href(5) });
+    // 30 monuments (GM-0130 was deleted, GM-0131 took its place) in pages of 7: the fifth holds 2.
+    const last = json(await apiCall(api, '/monumenten?pagina=5&paginaGrootte=7'));
+    expect(ids(last)).toEqual(['GM-0129', 'GM-0131']);
+    expect(last._links).toEqual({ self: href(5), first: href(1), prev: href(4), last: href(5) });
+    const filtered = json(await apiCall(api, '/monumenten?monumentType=object&wijk=binnenstad&paginaGrootte=1&pagina=2'));
+    expect(ids(filtered)).toEqual(['GM-0119']);
+  });
+
+  test('the decisions of one monument page newest first, from its own index', async () => {
+    const href = (pagina: number): { href: string } => ({ href: `${api.baseUrl}/monumenten/GM-0125/beschermingsbesluiten?pagina=${pagina}&paginaGrootte=5` });
+    const dates = (page: Record<string, unknown>): string[] => (page._embedded as { beschermingsbesluiten: Array<{ datumBesluit: string }> }).beschermingsbesluiten.map((b) => b.datumBesluit);
+    const first = json(await apiCall(api, '/monumenten/GM-0125/beschermingsbesluiten?paginaGrootte=5'));
+    expect(dates(first)).toEqual(['2025-01-12', '2025-01-11', '2025-01-10', '2025-01-09', '2025-01-08']);
+    expect(first._links).toEqual({ self: href(1), first: href(1), next: href(2), last: href(3) });
+    // 12 new decisions and the seeded voorbescherming of 2024, the oldest, in pages of 5.
+    const last = json(await apiCall(api, '/monumenten/GM-0125/beschermingsbesluiten?pagina=3&paginaGrootte=5'));
+    expect(dates(last)).toEqual(['2025-01-02', '2025-01-01', '2024-03-14']);
+    expect(last._links).toEqual({ self: href(3), first: href(1), prev: href(2), last: href(3) });
+    expect(json(await apiCall(api, '/monumenten/GM-0125'))).toMatchObject({ status: 'beschermd' });
+  });
+
+  test('limits can only be lowered, and the description names the real ones', async () => {
+    await expect(startReferenceApi({ storeLimits: { monumenten: MAX_MONUMENTEN + 1 } })).rejects.toThrow(RangeError);
+    const full = (description.document as { components: { responses: { RegisterVol: { description: string } } } }).components.responses.RegisterVol;
+    expect(full.description).toContain(`hoogstens ${MAX_MONUMENTEN} monumenten en ${MAX_BESLUITEN} beschermingsbesluiten`);
   });
 });
 
@@ -768,6 +1017,8 @@ describe('npm run reference-api', () => {
     [['--cert', 'x.pem'], /^--cert and --key go together$/],
     [['--cors-origin', 'https://app.example.nl/pad'], /^--cors-origin must be an origin \(scheme, host, port; no path\)/],
     [['extra'], /Unexpected argument 'extra'/],
+    [['--write-token', 'kort'], /^--write-token: the write token must be at least 16 characters long$/],
+    [['--write-token', 'geen geldig token, spaties'], /^--write-token: the write token may only hold A-Z a-z 0-9 - \. _ ~ \+ \/ \(and = at the end\), per RFC 6750$/],
   ])('%j is refused with a clear message', (args, message) => {
     expect(() => optionsFrom(args)).toThrow(message);
   });
@@ -777,9 +1028,10 @@ describe('npm run reference-api', () => {
       host: '::1', port: 8443, httpPort: 8080, breaks: ['no-hsts', 'accept-echoed'], corsAllowlist: ['https://a.example.nl', 'http://localhost:3000'],
     });
     expect(optionsFrom([])).toEqual({ breaks: [] });
+    expect(optionsFrom(['--write-token', 'een-lang-genoeg-token'])).toEqual({ breaks: [], writeToken: 'een-lang-genoeg-token' });
   });
 
-  test('starts the API and writes the CA PEM it prints', async () => {
+  test('starts the API, writes the CA PEM it prints and prints the write token', async () => {
     const child = spawn(process.execPath, ['--import', 'tsx', cli, '--port', '0', '--break', 'no-hsts'], { stdio: ['ignore', 'pipe', 'inherit'] });
     try {
       const output = await new Promise<string>((resolve, reject) => {
@@ -792,12 +1044,16 @@ describe('npm run reference-api', () => {
       });
       const baseUrl = /reference API: (\S+)/.exec(output)?.[1] ?? '';
       const caFile = /trust this CA: (\S+)/.exec(output)?.[1] ?? '';
+      const writeToken = /write token: +(\S+)/.exec(output)?.[1] ?? '';
       expect(output).toContain('fault switches: no-hsts');
-      const running: ReferenceApi = { baseUrl, origin: new URL(baseUrl).origin, caPem: readFileSync(caFile, 'utf8'), close: async () => undefined };
+      const running: ReferenceApi = { baseUrl, origin: new URL(baseUrl).origin, caPem: readFileSync(caFile, 'utf8'), writeToken, close: async () => undefined };
       const answer = await call(running, `${baseUrl}/monumenten/GM-0123`);
+      const deleted = await call(running, `${baseUrl}/monumenten/GM-0123`, withToken(running, { method: 'DELETE' }));
       await stop(running);
       expect(answer.status).toBe(200);
       expect(answer.headers['strict-transport-security']).toBeUndefined();
+      expect(writeToken).toMatch(/^[A-Za-z0-9_-]{43}$/);
+      expect(deleted.status).toBe(204);
     } finally {
       child.kill('SIGTERM');
     }

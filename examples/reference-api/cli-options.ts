@@ -1,10 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { writeTokenProblem } from './auth.js';
 import { BREAK_SWITCHES, isBreakSwitch, type BreakSwitch, type ReferenceApiOptions } from './server.js';
 
 /** The command line of `npm run reference-api`, turned into options for startReferenceApi. */
 
-export const USAGE = 'usage: npm run reference-api -- [--port N] [--host H] [--http-port N] [--break SWITCH]... [--cors-origin ORIGIN]... [--cert FILE --key FILE [--ca FILE]] [--help]';
+export const USAGE = 'usage: npm run reference-api -- [--port N] [--host H] [--http-port N] [--break SWITCH]... [--cors-origin ORIGIN]... [--cert FILE --key FILE [--ca FILE]] [--write-token TOKEN] [--help]';
 
 export class UsageError extends Error {}
 
@@ -35,6 +36,12 @@ function originsOf(values: string[]): string[] {
   });
 }
 
+function writeTokenOf(value: string | undefined): string | undefined {
+  const refused = value === undefined ? undefined : writeTokenProblem(value);
+  if (refused !== undefined) throw new UsageError(`--write-token: ${refused}`);
+  return value;
+}
+
 function readPem(file: string, flag: string): string {
   try {
     return readFileSync(file, 'utf8');
@@ -58,6 +65,7 @@ function parsedArgs(args: string[]) {
         cert: { type: 'string' },
         key: { type: 'string' },
         ca: { type: 'string' },
+        'write-token': { type: 'string' },
         help: { type: 'boolean' },
       },
     }).values;
@@ -75,6 +83,7 @@ export function optionsFrom(args: string[]): ReferenceApiOptions | 'help' {
   if (values.ca !== undefined && values.cert === undefined) throw new UsageError('--ca needs --cert and --key');
   const port = portOf(values.port, '--port');
   const httpPort = portOf(values['http-port'], '--http-port');
+  const writeToken = writeTokenOf(values['write-token']);
   const tls = values.cert === undefined || values.key === undefined ? undefined : {
     cert: readPem(values.cert, '--cert'),
     key: readPem(values.key, '--key'),
@@ -87,5 +96,6 @@ export function optionsFrom(args: string[]): ReferenceApiOptions | 'help' {
     breaks: breaksOf(values.break ?? []),
     ...(values['cors-origin'] === undefined ? {} : { corsAllowlist: originsOf(values['cors-origin']) }),
     ...(tls === undefined ? {} : { tls }),
+    ...(writeToken === undefined ? {} : { writeToken }),
   };
 }

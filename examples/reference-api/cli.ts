@@ -6,10 +6,10 @@ import { BREAK_SWITCHES, startReferenceApi, type ReferenceApiOptions } from './s
 
 /**
  * npm run reference-api -- [--port 8443] [--host 127.0.0.1] [--http-port 8080]
- *   [--break <switch>]... [--cors-origin <origin>]... [--cert f --key f [--ca f]]
+ *   [--break <switch>]... [--cors-origin <origin>]... [--cert f --key f [--ca f]] [--write-token t]
  *
- * Starts the reference API and prints its base URL and the file holding the PEM a client
- * should trust (for adr-check: --ca <file>).
+ * Starts the reference API and prints its base URL, the file holding the PEM a client should
+ * trust (for adr-check: --ca <file>) and the bearer token writes need.
  */
 
 async function main(): Promise<void> {
@@ -33,6 +33,7 @@ async function main(): Promise<void> {
   process.stdout.write([
     `reference API: ${api.baseUrl}`,
     `trust this CA: ${caFile}`,
+    `write token:   ${api.writeToken} (Authorization: Bearer <token> for POST, PUT, PATCH and DELETE)`,
     ...(api.httpOrigin === undefined ? [] : [`plain HTTP:    ${api.httpOrigin} (redirects to HTTPS)`]),
     `fault switches: ${breaks}`,
     `try: curl --cacert ${caFile} ${api.baseUrl}/monumenten`,

@@ -45,9 +45,26 @@ export interface BesluitRecord extends BesluitGegevens {
   monumentId: string;
 }
 
+/**
+ * The bound of the store: a create beyond it is refused, so no client can make the store, and with
+ * it every list and every search, grow without end.
+ */
+export const MAX_MONUMENTEN = 1000;
+export const MAX_BESLUITEN = 5000;
+
+export interface StoreLimits {
+  monumenten: number;
+  besluiten: number;
+}
+
 export interface Store {
+  /** In id order: ids are handed out ascending and a replace keeps a Map entry in its place. */
   monumenten: Map<string, MonumentRecord>;
+  /** In id order, for the same reason; decisions are never replaced. */
   besluiten: Map<string, BesluitRecord>;
+  /** Per monument its decisions, newest first, so neither a page nor a status scans all decisions. */
+  besluitenPerMonument: Map<string, BesluitRecord[]>;
+  limits: StoreLimits;
   volgendMonument: number;
   volgendBesluit: number;
 }
@@ -124,13 +141,29 @@ function seedBesluit([besluitId, monumentId, besluitnummer, soortBesluit, datumB
   return { besluitId, monumentId, besluitnummer, soortBesluit, datumBesluit, omschrijving };
 }
 
-export function createStore(): Store {
-  return {
+/** A limit may only be set lower than the bound (for tests), never higher. */
+function limitOf(value: number | undefined, maximum: number, name: string): number {
+  if (value === undefined) return maximum;
+  if (!Number.isInteger(value) || value < 0 || value > maximum) throw new RangeError(`the limit for ${name} must be an integer from 0 to ${maximum}, not ${value}`);
+  return value;
+}
+
+export function createStore(limits: Partial<StoreLimits> = {}): Store {
+  const store: Store = {
     monumenten: new Map(SEED_MONUMENTEN.map(seedMonument).map((record) => [record.monumentId, record])),
-    besluiten: new Map(SEED_BESLUITEN.map(seedBesluit).map((record) => [record.besluitId, record])),
+    besluiten: new Map(),
+    besluitenPerMonument: new Map(),
+    limits: { monumenten: limitOf(limits.monumenten, MAX_MONUMENTEN, 'monumenten'), besluiten: limitOf(limits.besluiten, MAX_BESLUITEN, 'besluiten') },
     volgendMonument: 126,
     volgendBesluit: 45,
   };
+  for (const record of SEED_BESLUITEN.map(seedBesluit)) addBesluit(store, record);
+  return store;
+}
+
+/** Whether one more record of this kind fits within the store's limit. */
+export function hasRoomFor(store: Store, kind: keyof StoreLimits): boolean {
+  return store[kind].size < store.limits[kind];
 }
 
 function padded(prefix: string, number: number): string {
@@ -160,6 +193,7 @@ export function registerMonument(store: Store, gegevens: MonumentGegevens): Monu
 
 export function replaceMonument(store: Store, monumentId: string, gegevens: MonumentGegevens): MonumentRecord {
   const record = { monumentId, ...monumentGegevens(gegevens) };
+  // Map.set on a key it holds keeps the entry in its place, so the store stays in id order.
   store.monumenten.set(monumentId, record);
   return record;
 }
@@ -167,21 +201,50 @@ export function replaceMonument(store: Store, monumentId: string, gegevens: Monu
 export function deleteMonument(store: Store, monumentId: string): void {
   store.monumenten.delete(monumentId);
   for (const besluit of besluitenVan(store, monumentId)) store.besluiten.delete(besluit.besluitId);
+  store.besluitenPerMonument.delete(monumentId);
+}
+
+/** Ids compare as the numbers they hold: GM-10000 comes after GM-9999. */
+function compareIds(a: string, b: string): number {
+  return a.length - b.length || a.localeCompare(b);
+}
+
+/** Newest first: by decision date, then the later registered for decisions of the same day. */
+function newestFirst(a: BesluitRecord, b: BesluitRecord): number {
+  return b.datumBesluit.localeCompare(a.datumBesluit) || compareIds(b.besluitId, a.besluitId);
+}
+
+/** Where `record` goes in a newest-first list: after every decision that comes before it (binary search). */
+function newestFirstPosition(list: readonly BesluitRecord[], record: BesluitRecord): number {
+  let low = 0;
+  let high = list.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    const at = list[middle];
+    if (at !== undefined && newestFirst(at, record) <= 0) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
+function addBesluit(store: Store, record: BesluitRecord): void {
+  store.besluiten.set(record.besluitId, record);
+  const list = store.besluitenPerMonument.get(record.monumentId) ?? [];
+  list.splice(newestFirstPosition(list, record), 0, record);
+  store.besluitenPerMonument.set(record.monumentId, list);
 }
 
 export function registerBesluit(store: Store, monumentId: string, gegevens: BesluitGegevens): BesluitRecord {
   const { besluitnummer, soortBesluit, datumBesluit, omschrijving } = gegevens;
   const record = withoutUndefined({ besluitId: padded('BB', store.volgendBesluit), monumentId, besluitnummer, soortBesluit, datumBesluit, omschrijving });
   store.volgendBesluit += 1;
-  store.besluiten.set(record.besluitId, record);
+  addBesluit(store, record);
   return record;
 }
 
-/** Newest first: by decision date, then by id for decisions of the same day. */
-export function besluitenVan(store: Store, monumentId: string): BesluitRecord[] {
-  return [...store.besluiten.values()]
-    .filter((besluit) => besluit.monumentId === monumentId)
-    .sort((a, b) => b.datumBesluit.localeCompare(a.datumBesluit) || b.besluitId.localeCompare(a.besluitId));
+/** The decisions of a monument, newest first, from the index kept in that order. */
+export function besluitenVan(store: Store, monumentId: string): readonly BesluitRecord[] {
+  return store.besluitenPerMonument.get(monumentId) ?? [];
 }
 
 const STATUS_NA: Record<SoortBesluit, MonumentStatus> = {
@@ -191,7 +254,7 @@ const STATUS_NA: Record<SoortBesluit, MonumentStatus> = {
   intrekking: 'ingetrokken',
 };
 
-export function statusOf(besluiten: BesluitRecord[]): MonumentStatus {
+export function statusOf(besluiten: readonly BesluitRecord[]): MonumentStatus {
   const laatste = besluiten[0];
   return laatste === undefined ? 'voorbescherming' : STATUS_NA[laatste.soortBesluit];
 }
@@ -203,9 +266,24 @@ export interface Page<T> {
   laatste: number;
 }
 
-export function paginate<T>(items: T[], pagina: number, paginaGrootte: number): Page<T> {
+/**
+ * One page, in one walk over the items: only the page's own items are kept, the rest is only
+ * counted (for the last page). Nothing is sorted or copied; the store keeps its order.
+ */
+export function pageOf<T>(items: Iterable<T>, pagina: number, paginaGrootte: number): Page<T> {
   const start = (pagina - 1) * paginaGrootte;
-  return { items: items.slice(start, start + paginaGrootte), pagina, paginaGrootte, laatste: Math.max(1, Math.ceil(items.length / paginaGrootte)) };
+  const window: T[] = [];
+  let count = 0;
+  for (const item of items) {
+    if (count >= start && count < start + paginaGrootte) window.push(item);
+    count += 1;
+  }
+  return { items: window, pagina, paginaGrootte, laatste: Math.max(1, Math.ceil(count / paginaGrootte)) };
+}
+
+/** The items that pass `keep`, lazily, so a page of them is taken without a filtered copy. */
+export function* where<T>(items: Iterable<T>, keep: (item: T) => boolean): Generator<T> {
+  for (const item of items) if (keep(item)) yield item;
 }
 
 type Link = { href: string };
@@ -254,23 +332,23 @@ function contains(term: string, ...fields: Array<string | undefined>): boolean {
   return fields.some((field) => field !== undefined && field.toLowerCase().includes(term));
 }
 
-/** Global search: monuments first, then decisions, each in a stable order. */
-export function search(store: Store, zoekterm: string, typen: string[] | undefined, base: string): SearchHit[] {
+/**
+ * Global search: monuments first, then decisions, each in id order, which is the order the store
+ * keeps them in. Lazy, so a page of hits is taken in one walk without sorting or copying.
+ */
+export function* search(store: Store, zoekterm: string, typen: string[] | undefined, base: string): Generator<SearchHit> {
   const term = zoekterm.toLowerCase();
   const wanted = (type: SearchHit['type']): boolean => typen === undefined || typen.length === 0 || typen.includes(type);
-  const monumenten: SearchHit[] = wanted('monument')
-    ? [...store.monumenten.values()]
-      .filter((m) => contains(term, m.naam, m.omschrijving, m.wijk, m.adres.straatnaam))
-      .sort((a, b) => a.monumentId.localeCompare(b.monumentId))
-      .map((m) => ({ type: 'monument', naam: m.naam, href: monumentHref(base, m.monumentId) }))
-    : [];
-  const besluiten: SearchHit[] = wanted('beschermingsbesluit')
-    ? [...store.besluiten.values()]
-      .filter((b) => contains(term, b.besluitnummer, b.omschrijving))
-      .sort((a, b) => a.besluitId.localeCompare(b.besluitId))
-      .map((b) => ({ type: 'beschermingsbesluit', naam: b.besluitnummer, href: besluitHref(base, b) }))
-    : [];
-  return [...monumenten, ...besluiten];
+  if (wanted('monument')) {
+    for (const m of store.monumenten.values()) {
+      if (contains(term, m.naam, m.omschrijving, m.wijk, m.adres.straatnaam)) yield { type: 'monument', naam: m.naam, href: monumentHref(base, m.monumentId) };
+    }
+  }
+  if (wanted('beschermingsbesluit')) {
+    for (const b of store.besluiten.values()) {
+      if (contains(term, b.besluitnummer, b.omschrijving)) yield { type: 'beschermingsbesluit', naam: b.besluitnummer, href: besluitHref(base, b) };
+    }
+  }
 }
 
 /** JSON Merge Patch (RFC 7396): null removes a member, objects merge, anything else replaces. */

@@ -35,6 +35,8 @@ export interface Operation {
   /** Media type and schema pointer of the request body, when the operation takes one. */
   requestBody: { mediaType: string; schemaPointer: string } | undefined;
   queryParameters: QueryParameter[];
+  /** Whether the operation needs credentials: none of its security requirements is the empty `{}`. */
+  requiresCredentials: boolean;
 }
 
 export type Segment = { literal: string } | { parameter: string };
@@ -108,6 +110,15 @@ function requestBodyOf(document: JsonObject, body: unknown, pointer: string): Op
   return mediaType === undefined ? undefined : { mediaType, schemaPointer: `${at}/content/${escapePointer(mediaType)}/schema` };
 }
 
+/**
+ * OpenAPI: the operation's own `security`, else the document's. Credentials are needed when there
+ * is at least one requirement and none of them is `{}`, the requirement that asks for nothing.
+ */
+function requiresCredentials(document: JsonObject, operation: JsonObject): boolean {
+  const requirements = operation.security ?? document.security;
+  return Array.isArray(requirements) && requirements.length > 0 && requirements.every((requirement) => isObject(requirement) && Object.keys(requirement).length > 0);
+}
+
 function operationOf(document: JsonObject, pathItem: JsonObject, method: HttpMethod, pointer: string): Operation | undefined {
   const operation = pathItem[method.toLowerCase()];
   if (!isObject(operation) || typeof operation.operationId !== 'string') return undefined;
@@ -121,6 +132,7 @@ function operationOf(document: JsonObject, pathItem: JsonObject, method: HttpMet
       ...parametersOf(document, pathItem.parameters, `${pointer}/parameters`),
       ...parametersOf(document, operation.parameters, `${at}/parameters`),
     ],
+    requiresCredentials: requiresCredentials(document, operation),
   };
 }
 

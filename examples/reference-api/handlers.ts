@@ -1,7 +1,7 @@
 import {
-  besluitHref, besluitenVan, besluitResource, deleteMonument, mergePatch, monumentGegevens, monumentHref, monumentResource, pageLinks,
-  paginate, registerBesluit, registerMonument, replaceMonument, search,
-  type BesluitGegevens, type MonumentGegevens, type MonumentRecord, type Store,
+  besluitHref, besluitenVan, besluitResource, deleteMonument, hasRoomFor, mergePatch, monumentGegevens, monumentHref, monumentResource,
+  pageLinks, pageOf, registerBesluit, registerMonument, replaceMonument, search, where,
+  type BesluitGegevens, type MonumentGegevens, type MonumentRecord, type Store, type StoreLimits,
 } from './data.js';
 import { PROBLEMS, problem, type Reply } from './http.js';
 import type { SchemaValidator } from './validation.js';
@@ -54,6 +54,14 @@ function withMonument(context: HandlerContext, action: (monument: MonumentRecord
   return monument === undefined ? monumentNotFound(context) : action(monument);
 }
 
+const NAMES: Record<keyof StoreLimits, string> = { monumenten: 'monumenten', besluiten: 'beschermingsbesluiten' };
+
+/** 507 rather than 429: the store is full, which no waiting changes (README, "Choices where the standard leaves room"). */
+function storeFull(context: HandlerContext, kind: keyof StoreLimits): Reply {
+  const detail = `Het register bevat het maximum van ${context.store.limits[kind]} ${NAMES[kind]}; er kan er geen meer bij.`;
+  return problem(PROBLEMS.registerVol, detail, context.instance);
+}
+
 function pageQuery(pagina: number, paginaGrootte: number, filters: Record<string, string | undefined> = {}): string {
   const query = new URLSearchParams();
   for (const [name, value] of Object.entries(filters)) if (value !== undefined) query.set(name, value);
@@ -80,11 +88,10 @@ const raadpleegOpenapiYaml: Handler = (context) => ({ status: 200, text: context
 const raadpleegMonumenten: Handler = (context) => {
   const monumentType = stringParameter(context, 'monumentType');
   const wijk = stringParameter(context, 'wijk');
-  const selected = [...context.store.monumenten.values()]
-    .filter((record) => monumentType === undefined || record.monumentType === monumentType)
-    .filter((record) => wijk === undefined || record.wijk?.toLowerCase() === wijk.toLowerCase())
-    .sort((a, b) => a.monumentId.localeCompare(b.monumentId));
-  const page = paginate(selected, numberParameter(context, 'pagina', 1), numberParameter(context, 'paginaGrootte', 20));
+  const selected = where(context.store.monumenten.values(), (record) =>
+    (monumentType === undefined || record.monumentType === monumentType) && (wijk === undefined || record.wijk?.toLowerCase() === wijk.toLowerCase()));
+  // The store is in id order, so the page is taken as it comes, without sorting.
+  const page = pageOf(selected, numberParameter(context, 'pagina', 1), numberParameter(context, 'paginaGrootte', 20));
   return ok({
     _links: pageLinks(page, (pagina) => `${context.base}/monumenten?${pageQuery(pagina, page.paginaGrootte, { monumentType, wijk })}`),
     _embedded: { monumenten: page.items.map((record) => monumentResource(context.store, record, context.base)) },
@@ -92,6 +99,7 @@ const raadpleegMonumenten: Handler = (context) => {
 };
 
 const registreerMonument: Handler = (context) => {
+  if (!hasRoomFor(context.store, 'monumenten')) return storeFull(context, 'monumenten');
   const record = registerMonument(context.store, context.body as MonumentGegevens);
   return ok(monumentResource(context.store, record, context.base), 201, { Location: monumentHref(context.base, record.monumentId) });
 };
@@ -118,7 +126,7 @@ const verwijderMonument: Handler = (context) => withMonument(context, ({ monumen
 });
 
 const raadpleegBeschermingsbesluiten: Handler = (context) => withMonument(context, ({ monumentId }) => {
-  const page = paginate(besluitenVan(context.store, monumentId), numberParameter(context, 'pagina', 1), numberParameter(context, 'paginaGrootte', 20));
+  const page = pageOf(besluitenVan(context.store, monumentId), numberParameter(context, 'pagina', 1), numberParameter(context, 'paginaGrootte', 20));
   const collection = `${monumentHref(context.base, monumentId)}/beschermingsbesluiten`;
   return ok({
     _links: pageLinks(page, (pagina) => `${collection}?${pageQuery(pagina, page.paginaGrootte)}`),
@@ -127,6 +135,7 @@ const raadpleegBeschermingsbesluiten: Handler = (context) => withMonument(contex
 });
 
 const registreerBeschermingsbesluit: Handler = (context) => withMonument(context, ({ monumentId }) => {
+  if (!hasRoomFor(context.store, 'besluiten')) return storeFull(context, 'besluiten');
   const record = registerBesluit(context.store, monumentId, context.body as BesluitGegevens);
   return ok(besluitResource(record, context.base), 201, { Location: besluitHref(context.base, record) });
 });
@@ -141,7 +150,7 @@ const raadpleegBeschermingsbesluit: Handler = (context) => withMonument(context,
 
 const zoek: Handler = (context) => {
   const { zoekterm, typen } = context.body as { zoekterm: string; typen?: string[] };
-  const page = paginate(search(context.store, zoekterm, typen, context.base), numberParameter(context, 'pagina', 1), numberParameter(context, 'paginaGrootte', 20));
+  const page = pageOf(search(context.store, zoekterm, typen, context.base), numberParameter(context, 'pagina', 1), numberParameter(context, 'paginaGrootte', 20));
   return ok({
     currentPage: page.pagina,
     ...(page.pagina < page.laatste ? { nextPage: page.pagina + 1 } : {}),

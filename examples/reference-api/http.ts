@@ -26,16 +26,21 @@ export const PROBLEMS = {
   nietGevonden: { status: 404, slug: 'niet-gevonden', title: 'De resource bestaat niet.' },
   methodeNietToegestaan: { status: 405, slug: 'methode-niet-toegestaan', title: 'De methode is niet toegestaan op deze resource.' },
   nietAanvaardbaar: { status: 406, slug: 'niet-aanvaardbaar', title: 'Geen van de gevraagde media types is leverbaar.' },
+  teTraag: { status: 408, slug: 'te-traag', title: 'Het verzoek kwam niet op tijd binnen.' },
   teGroot: { status: 413, slug: 'te-groot', title: 'De request body is te groot.' },
   mediaTypeNietOndersteund: { status: 415, slug: 'media-type-niet-ondersteund', title: 'Het media type van de request body wordt niet ondersteund.' },
+  verwachtingNietMogelijk: { status: 417, slug: 'verwachting-niet-mogelijk', title: 'Aan de Expect-header kan niet worden voldaan.' },
+  headersTeGroot: { status: 431, slug: 'headers-te-groot', title: 'De request headers zijn te groot.' },
   serverfout: { status: 500, slug: 'serverfout', title: 'Er ging iets mis bij de verwerking van het verzoek.' },
+  registerVol: { status: 507, slug: 'register-vol', title: 'Het register is vol.' },
 } satisfies Record<string, ProblemKind>;
 
 /**
  * A problem details reply (RFC 9457). The detail is written for the client and never carries
- * internal state: no stack, no exception text, no file names.
+ * internal state: no stack, no exception text, no file names. Without an instance when there is
+ * no request path to name (a request the HTTP parser refused).
  */
-export function problem(kind: ProblemKind, detail: string, instance: string, invalidParams?: InvalidParam[]): Reply {
+export function problem(kind: ProblemKind, detail: string, instance: string | undefined, invalidParams?: InvalidParam[]): Reply {
   return {
     status: kind.status,
     mediaType: PROBLEM_JSON,
@@ -44,7 +49,7 @@ export function problem(kind: ProblemKind, detail: string, instance: string, inv
       title: kind.title,
       status: kind.status,
       detail,
-      instance,
+      ...(instance === undefined ? {} : { instance }),
       ...(invalidParams === undefined || invalidParams.length === 0 ? {} : { invalidParams }),
     },
   };

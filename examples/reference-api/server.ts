@@ -1,8 +1,10 @@
-import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpServer, maxHeaderSize, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { stringify } from 'yaml';
-import { createStore, type Store } from './data.js';
+import { BEARER_CHALLENGE, generateWriteToken, writeRefusal, writeTokenProblem } from './auth.js';
+import { createStore, type Store, type StoreLimits } from './data.js';
 import { allowedMethods, isHttpMethod, isObject, loadDescription, matchRoute, type Description, type Operation, type QueryParameter, type Route } from './description.js';
 import { HANDLERS, type HandlerContext } from './handlers.js';
 import { accepts, essence, PROBLEM_JSON, PROBLEMS, problem, type Reply } from './http.js';
@@ -50,6 +52,10 @@ export interface ReferenceApiOptions {
   corsAllowlist?: string[];
   /** Own certificate and key (PEM); `ca` is what clients should trust, default `cert`. */
   tls?: { key: string; cert: string; ca?: string };
+  /** The bearer token writes need; default a random one, made at start. */
+  writeToken?: string;
+  /** Store limits below MAX_MONUMENTEN and MAX_BESLUITEN, for tests; higher ones are refused. */
+  storeLimits?: Partial<StoreLimits>;
 }
 
 export interface ReferenceApi {
@@ -61,6 +67,8 @@ export interface ReferenceApi {
   caPem: string;
   /** `http://127.0.0.1:PORT` of the plain HTTP listener, when `httpPort` was given. */
   httpOrigin?: string;
+  /** The token POST, PUT, PATCH and DELETE need: `Authorization: Bearer <writeToken>`. */
+  writeToken: string;
   close(): Promise<void>;
 }
 
@@ -90,6 +98,9 @@ interface App {
   allowlist: ReadonlySet<string>;
   validate: SchemaValidator;
   documents: { json: string; yaml: string };
+  writeToken: string;
+  /** Per connection the responses not yet finished, so a parse error never cuts into one under way. */
+  responses: WeakMap<Duplex, Set<ServerResponse>>;
 }
 
 /** The path of the first server URL, `/v1`; the description's servers say where the API lives. */
@@ -260,9 +271,18 @@ function needsCredentials(app: App, operation: Operation, request: IncomingMessa
   return app.breaks.has('openapi-json-auth') && operation.operationId === 'raadpleegOpenapiJson' && header(request, 'authorization') === undefined;
 }
 
+/** RFC 9112 3.2: an HTTP/1.1 request without Host gets 400; the server checks it itself to answer with a problem. */
+function lacksHost(request: IncomingMessage): boolean {
+  return request.httpVersion === '1.1' && request.headers.host === undefined;
+}
+
 async function route(app: App, request: IncomingMessage): Promise<{ reply: Reply; isDocument: boolean }> {
   const method = request.method ?? 'GET';
   const instance = (request.url ?? '/').split('?')[0] ?? '/';
+  if (lacksHost(request)) {
+    request.resume();
+    return { reply: problem(PROBLEMS.ongeldigVerzoek, 'Een HTTP/1.1-verzoek moet een Host-header hebben.', instance), isDocument: false };
+  }
   const target = targetOf(app, request.url);
   const notFound = { reply: problem(PROBLEMS.nietGevonden, 'Er is geen resource op deze URI.', instance), isDocument: false };
   if (target.kind === 'outside') return notFound;
@@ -277,7 +297,13 @@ async function route(app: App, request: IncomingMessage): Promise<{ reply: Reply
   if (operation === undefined) return done(methodNotAllowed(app, match.route, method, instance));
   if (needsCredentials(app, operation, request)) {
     const reply = problem(PROBLEMS.nietGeauthenticeerd, 'Stuur een access token in de Authorization-header.', instance);
-    return done({ ...reply, headers: { 'WWW-Authenticate': 'Bearer realm="monumenten"' } });
+    return done({ ...reply, headers: { 'WWW-Authenticate': BEARER_CHALLENGE } });
+  }
+  // Before the body is read or validated: a client without the token learns nothing about it.
+  const refusal = operation.requiresCredentials ? writeRefusal(header(request, 'authorization'), app.writeToken, instance) : undefined;
+  if (refusal !== undefined) {
+    request.resume();
+    return done(refusal);
   }
   const accept = header(request, 'accept');
   const acceptable = operation.produces === undefined || accepts(accept, operation.produces);
@@ -319,8 +345,17 @@ function withFaults(app: App, reply: Reply, error?: unknown): Reply {
   return app.breaks.has('text-errors-with-stack') && isError && reply.mediaType === PROBLEM_JSON ? asStackTrace(reply, error) : reply;
 }
 
+function track(app: App, request: IncomingMessage, response: ServerResponse): void {
+  const open = app.responses.get(request.socket) ?? new Set<ServerResponse>();
+  open.add(response);
+  app.responses.set(request.socket, open);
+  // 'close' comes once the response is finished or its connection is gone.
+  response.once('close', () => open.delete(response));
+}
+
 function handle(app: App, overTls: boolean): (request: IncomingMessage, response: ServerResponse) => void {
   return (request, response) => {
+    track(app, request, response);
     route(app, request)
       .then(({ reply, isDocument }) => send(app, request, response, withFaults(app, reply), isDocument, overTls))
       .catch((error: unknown) => {
@@ -336,6 +371,7 @@ function handle(app: App, overTls: boolean): (request: IncomingMessage, response
 function redirectToHttps(app: App, httpsOrigin: string): (request: IncomingMessage, response: ServerResponse) => void {
   if (app.breaks.has('http-serves-api')) return handle(app, false);
   return (request, response) => {
+    track(app, request, response);
     request.resume();
     // Only path and query are taken from the request, so the redirect cannot point elsewhere.
     const url = new URL(request.url?.startsWith('/') ? request.url : '/', 'http://localhost');
@@ -346,6 +382,71 @@ function redirectToHttps(app: App, httpsOrigin: string): (request: IncomingMessa
       'Content-Length': '0',
     });
     response.end();
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Requests Node answers itself unless told otherwise: its answers are a bare status line, with
+// no API-Version, no security headers and no problem body.
+
+function errorCode(error: Error): string | undefined {
+  return 'code' in error && typeof error.code === 'string' ? error.code : undefined;
+}
+
+/** The answer to a request the HTTP parser refused; the codes Node's own handler tells apart, else 400. */
+function parseErrorReply(error: Error): Reply {
+  switch (errorCode(error)) {
+    case 'HPE_HEADER_OVERFLOW':
+      return problem(PROBLEMS.headersTeGroot, `De request headers mogen samen hoogstens ${maxHeaderSize / 1024} KiB groot zijn.`, undefined);
+    case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
+      return problem(PROBLEMS.teGroot, 'De chunk-extensies in de request body zijn te groot.', undefined);
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return problem(PROBLEMS.teTraag, 'Het verzoek kwam niet op tijd helemaal binnen.', undefined);
+    default:
+      return problem(PROBLEMS.ongeldigVerzoek, 'Het verzoek is geen geldig HTTP/1.1-bericht.', undefined);
+  }
+}
+
+/** A whole HTTP/1.1 response as bytes, for a connection no ServerResponse can write to. */
+function rawResponse(status: number, headers: Record<string, string>, body: Buffer | undefined): Buffer {
+  const all = { ...headers, 'Content-Length': String(body?.length ?? 0), Connection: 'close' };
+  const head = [`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}`, ...Object.entries(all).map(([name, value]) => `${name}: ${value}`), '', ''].join('\r\n');
+  return Buffer.concat([Buffer.from(head, 'latin1'), body ?? Buffer.alloc(0)]);
+}
+
+/**
+ * The server's 'clientError': a malformed request still gets a problem, written raw since no
+ * ServerResponse exists for it, and the connection is closed, its framing being lost. Nothing is
+ * written where nothing can be: a reset or closed connection, or one in the middle of a response.
+ * `bodiless` for the plain HTTP listener, which never sends content.
+ */
+function answerParseError(app: App, overTls: boolean, bodiless: boolean): (error: Error, socket: Duplex) => void {
+  const answered = new WeakSet<Duplex>();
+  return (error, socket) => {
+    // The failed parser reports again for each further chunk; the first answer is on its way.
+    if (answered.has(socket)) return;
+    // A second status line within a response would be read as part of its body. A response not
+    // yet begun is given up (as Node's own handler does): the connection closes after the answer.
+    const midResponse = [...(app.responses.get(socket) ?? [])].some((response) => response.headersSent && !response.writableFinished);
+    if (!socket.writable || errorCode(error) === 'ECONNRESET' || midResponse) {
+      socket.destroy();
+      return;
+    }
+    answered.add(socket);
+    const reply = parseErrorReply(error);
+    const body = bodiless ? undefined : Buffer.from(JSON.stringify(reply.json), 'utf8');
+    const headers = { ...versionHeaders(app), ...securityHeaders(app, overTls), ...(body === undefined ? {} : { 'Content-Type': PROBLEM_JSON }) };
+    socket.end(rawResponse(reply.status, headers, body), () => socket.destroy());
+  };
+}
+
+/** The server's 'checkExpectation': an Expect other than 100-continue, which Node would answer with a bare 417. */
+function expectationFailed(app: App, overTls: boolean): (request: IncomingMessage, response: ServerResponse) => void {
+  return (request, response) => {
+    track(app, request, response);
+    request.resume();
+    const instance = (request.url ?? '/').split('?')[0] ?? '/';
+    send(app, request, response, problem(PROBLEMS.verwachtingNietMogelijk, 'Deze server kent alleen Expect: 100-continue.', instance), false, overTls);
   };
 }
 
@@ -375,9 +476,17 @@ function urlHost(host: string): string {
   return host.includes(':') ? `[${host}]` : host;
 }
 
+function writeTokenOf(options: ReferenceApiOptions): string {
+  if (options.writeToken === undefined) return generateWriteToken();
+  const refused = writeTokenProblem(options.writeToken);
+  if (refused !== undefined) throw new Error(refused);
+  return options.writeToken;
+}
+
 export async function startReferenceApi(options: ReferenceApiOptions = {}): Promise<ReferenceApi> {
   const host = options.host ?? '127.0.0.1';
   const breaks = new Set(options.breaks ?? []);
+  const writeToken = writeTokenOf(options);
   const description = loadDescription();
   const certificates: CertificateSet = options.tls === undefined ? await certificatesFor(host) : suppliedCertificates(options.tls);
   const basePath = basePathOf(description);
@@ -386,13 +495,18 @@ export async function startReferenceApi(options: ReferenceApiOptions = {}): Prom
     description,
     basePath,
     base: '',
-    store: createStore(),
+    store: createStore(options.storeLimits),
     breaks,
     allowlist: new Set(options.corsAllowlist ?? DEFAULT_ALLOWLIST),
     validate: createSchemaValidator(description.document),
     documents: documentsFor(description, breaks),
+    writeToken,
+    responses: new WeakMap(),
   };
-  const https = createHttpsServer(tlsServerOptions(certificates), handle(app, true));
+  // requireHostHeader off: route() refuses a request without Host itself, with a problem.
+  const https = createHttpsServer({ ...tlsServerOptions(certificates), requireHostHeader: false }, handle(app, true));
+  https.on('clientError', answerParseError(app, true, false));
+  https.on('checkExpectation', expectationFailed(app, true));
   const port = await listen(https, options.port ?? 0, host);
   const origin = `https://${urlHost(host)}:${port}`;
   app.base = `${origin}${basePath}`;
@@ -400,6 +514,7 @@ export async function startReferenceApi(options: ReferenceApiOptions = {}): Prom
   let httpOrigin: string | undefined;
   if (options.httpPort !== undefined) {
     const http = createHttpServer(redirectToHttps(app, origin));
+    http.on('clientError', answerParseError(app, false, !breaks.has('http-serves-api')));
     try {
       httpOrigin = `http://${urlHost(host)}:${await listen(http, options.httpPort, host)}`;
     } catch (error) {
@@ -413,6 +528,7 @@ export async function startReferenceApi(options: ReferenceApiOptions = {}): Prom
     origin,
     caPem: certificates.caPem,
     ...(httpOrigin === undefined ? {} : { httpOrigin }),
+    writeToken,
     close: async () => {
       await Promise.all(servers.map(closeServer));
     },
