@@ -1,6 +1,6 @@
 import type { IFunctionResult } from '@stoplight/spectral-core';
 import { ruleFunction } from '../lib/rule-function.js';
-import { isObject } from '../lib/json.js';
+import { isObject, printedValue } from '../lib/json.js';
 
 /** Mailboxes of a whole organisation rather than of the team that runs the API. */
 const GENERIC_MAILBOXES = new Set([
@@ -20,30 +20,32 @@ export default ruleFunction<null>({ input: null, options: null }, (document) => 
   if (!isObject(document)) return [];
   const info = document.info;
   const contact = isObject(info) ? info.contact : undefined;
+  if (contact === undefined) {
+    return [{ message: 'Contact details are missing. Add info.contact with the name, url and email of the team.', path: isObject(info) ? ['info'] : [] }];
+  }
   if (!isObject(contact)) {
-    const found = contact === undefined ? 'no info.contact' : `info.contact is ${JSON.stringify(contact)}`;
-    const path = contact !== undefined ? ['info', 'contact'] : isObject(info) ? ['info'] : [];
-    return [{ message: `Contact details are missing: ${found}. Add info.contact with name, url and email.`, path }];
+    return [{ message: `Contact details are not an object: ${printedValue(contact)}. Give info.contact as an object with name, url and email.`, path: ['info', 'contact'] }];
   }
   return [...nameFindings(contact.name), ...urlFindings(contact.url), ...emailFindings(contact.email)].map((finding) => ({ ...finding, path: ['info', ...(finding.path ?? [])] }));
 });
 
 function nameFindings(name: unknown): IFunctionResult[] {
   if (typeof name === 'string' && name.trim() !== '') return [];
-  return [{ message: `Contact name is missing: ${describe(name)}. Add info.contact.name.`, path: ['contact', ...(name === undefined ? [] : ['name'])] }];
+  if (name === undefined) return [{ message: 'Contact name is missing. Add info.contact.name with the name of the team.', path: ['contact'] }];
+  return [{ message: `Contact name is empty or not text: ${describe(name)}. Give info.contact.name the name of the team.`, path: ['contact', 'name'] }];
 }
 
 function urlFindings(url: unknown): IFunctionResult[] {
   if (typeof url === 'string' && isAbsoluteHttpUrl(url)) return [];
-  const problem = url === undefined ? 'is missing' : 'is not an absolute http(s) URL';
-  return [{ message: `Contact url ${problem}: ${describe(url)}. Add info.contact.url with an absolute https URL.`, path: ['contact', ...(url === undefined ? [] : ['url'])] }];
+  if (url === undefined) return [{ message: 'Contact url is missing. Add info.contact.url with an absolute https URL of the team\'s page.', path: ['contact'] }];
+  return [{ message: `Contact url is not an absolute http(s) URL: ${describe(url)}. Give info.contact.url an absolute https URL.`, path: ['contact', 'url'] }];
 }
 
 function emailFindings(email: unknown): IFunctionResult[] {
   const path = ['contact', ...(email === undefined ? [] : ['email'])];
+  if (email === undefined) return [{ message: 'Contact email is missing. Add info.contact.email with the mailbox of the team.', path }];
   if (typeof email !== 'string' || !EMAIL.test(asciiDomain(email.trim()))) {
-    const problem = email === undefined ? 'is missing' : 'is not a valid address';
-    return [{ message: `Contact email ${problem}: ${describe(email)}. Add info.contact.email with the mailbox of the team.`, path }];
+    return [{ message: `Contact email is not a valid address: ${describe(email)}. Give info.contact.email the mailbox of the team.`, path }];
   }
   if (GENERIC_MAILBOXES.has(mailboxName(email))) {
     return [{ message: `Contact email is a generic organisation-wide mailbox: ${email}. Give the mailbox of the team that runs the API.`, path }];
@@ -87,7 +89,7 @@ function isAbsoluteHttpUrl(value: string): boolean {
   }
 }
 
+/** A found value as the message shows it: an empty or blank string quoted, so that it is seen. */
 function describe(value: unknown): string {
-  if (value === undefined) return 'none';
-  return typeof value === 'string' ? (value === '' ? 'empty string' : value) : JSON.stringify(value);
+  return typeof value === 'string' && value.trim() === '' ? JSON.stringify(value) : printedValue(value);
 }

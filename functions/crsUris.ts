@@ -5,7 +5,7 @@ import { entries, isObject, printedValue } from '../lib/json.js';
 import { declaredValues } from '../lib/declared-values.js';
 import { isGeospatial } from '../lib/geo.js';
 import { resolvedDocument } from '../lib/inventory.js';
-import { CONTENT_CRS, CRS_QUERY_PARAMETERS, isCrsUri, isLegacyEpsgValue, isMalformedCrsUri } from '../lib/crs.js';
+import { CONTENT_CRS, CRS_QUERY_PARAMETERS, crsUriFor, isCrsUri, isLegacyEpsgValue, isMalformedCrsUri } from '../lib/crs.js';
 
 /**
  * nlgov:crs-uri: the CRS values a description pins down for crs, bbox-crs, filter-crs (query) and
@@ -35,9 +35,13 @@ function valueFindings(name: string, declaration: unknown, base: JsonPath, isCon
     .map(([value, path]) => ({ message: message(name, value, isContentCrs), path: [...base, ...path] }));
 }
 
+/** The fix: the URI of the CRS the value names, where it names one this can tell; otherwise an example. */
 function message(name: string, value: unknown, isContentCrs: boolean): string {
+  const uri = crsUriFor(value);
   if (typeof value === 'string' && isMalformedCrsUri(value, isContentCrs)) {
-    return `${name} value is not a CRS URI of the form http://www.opengis.net/def/crs/{authority}/{version}/{code}: ${value}. Give the authority, the version of the CRS registry and the code, for example ${EXAMPLE_URI}.`;
+    const fix = uri === undefined ? `Give the authority, the version of the CRS registry and the code, for example ${EXAMPLE_URI}` : `Use ${uri}`;
+    return `${name} value is not a CRS URI of the form http://www.opengis.net/def/crs/{authority}/{version}/{code}: ${value}. ${fix}.`;
   }
-  return `${name} value is not a CRS URI: ${printedValue(value)}. Use the URI, for example ${EXAMPLE_URI}.`;
+  const fix = uri === undefined ? `Use a CRS URI, for example ${EXAMPLE_URI}` : `Use its CRS URI ${uri}`;
+  return `${name} value is not a CRS URI: ${printedValue(value)}. ${fix}.`;
 }

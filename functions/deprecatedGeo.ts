@@ -4,7 +4,7 @@ import { ruleFunction } from '../lib/rule-function.js';
 import { asObject, entries, isObject, type JsonObject } from '../lib/json.js';
 import { declaredValues } from '../lib/declared-values.js';
 import { declaredProperties } from '../lib/schema-shape.js';
-import { CONTENT_CRS, isLegacyEpsgValue } from '../lib/crs.js';
+import { CONTENT_CRS, crsUriFor, isLegacyEpsgValue } from '../lib/crs.js';
 
 /**
  * nlgov:deprecated-geo: the legacy constructs SPEC.md keeps for old APIs only. Given a parameter:
@@ -51,7 +51,8 @@ function legacyValues(name: string, declaration: unknown, base: JsonPath): IFunc
   return declaredValues(declaration)
     .filter(([value]) => typeof value === 'string' && isLegacyEpsgValue(value))
     .map(([value, path]) => ({
-      message: `${name} uses a deprecated EPSG code: ${String(value)}. Use the CRS URI, for example http://www.opengis.net/def/crs/EPSG/0/28992.`,
+      // A legacy value is always `EPSG:<code>`, so its own URI is known.
+      message: `${name} uses a deprecated EPSG code: ${String(value)}. Use its CRS URI ${crsUriFor(value) ?? 'http://www.opengis.net/def/crs/EPSG/0/<code>'}.`,
       path: [...base, ...path],
     }));
 }

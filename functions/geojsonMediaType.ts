@@ -24,7 +24,9 @@ export default ruleFunction<null>({ input: null, options: null }, (responses, _o
       const isFeature = kind !== undefined && FEATURE_KINDS.has(kind);
       if (mediaTypeName(name) === GEOJSON_MEDIA_TYPE && !isFeature && (kind !== undefined || describesShape(schema))) {
         results.push({
-          message: `application/geo+json is offered for a body that is not a Feature or FeatureCollection: ${describeKind(kind)}. Offer it as application/json.`,
+          message: kind === undefined
+            ? 'application/geo+json is offered for a body that is no GeoJSON object. Offer it as application/json.'
+            : `application/geo+json is offered for a body that is not a Feature or FeatureCollection: a bare ${kind}. Offer it as application/json.`,
           path: [status, 'content', name],
         });
       } else if (isFeature && !offersGeoJson && isJsonMediaType(name)) {
@@ -37,7 +39,3 @@ export default ruleFunction<null>({ input: null, options: null }, (responses, _o
   }
   return results;
 });
-
-function describeKind(kind: string | undefined): string {
-  return kind === undefined ? 'no GeoJSON object' : `a bare ${kind}`;
-}

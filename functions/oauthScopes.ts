@@ -1,6 +1,6 @@
 import type { IFunctionResult } from '@stoplight/spectral-core';
 import { ruleFunction } from '../lib/rule-function.js';
-import { asArray, asObject, entries, isObject, type JsonObject } from '../lib/json.js';
+import { asArray, asObject, entries, isObject, printedValue, type JsonObject } from '../lib/json.js';
 import { resolvedDocument } from '../lib/inventory.js';
 
 /**
@@ -30,15 +30,23 @@ function requirementFindings(requirement: JsonObject, schemes: JsonObject): IFun
     const scheme = asObject(schemes[schemeName]);
     if (scheme.type !== 'oauth2') continue;
     const requested = asArray(scopes);
+    const defined = new Set(entries(scheme.flows).flatMap(([, flow]) => Object.keys(asObject(asObject(flow).scopes))));
     if (requested.length === 0) {
-      results.push({ message: `OAuth requirement names no scope: ${schemeName}. Require the scope each resource needs.`, path: [schemeName] });
+      const advice = defined.size === 0 ? `Define the scopes in the flows of ${schemeName} and name the ones the resource needs` : `Name the scopes the resource needs, from ${listed(defined)}`;
+      results.push({ message: `OAuth requirement for ${schemeName} names no scope: []. ${advice}.`, path: [schemeName] });
       continue;
     }
-    const defined = new Set(entries(scheme.flows).flatMap(([, flow]) => Object.keys(asObject(asObject(flow).scopes))));
     requested.forEach((scope, index) => {
       if (typeof scope === 'string' && defined.has(scope)) return;
-      results.push({ message: `OAuth requirement names a scope ${schemeName} does not define: ${String(scope)}. Define it in the scheme's flows or use a defined scope.`, path: [schemeName, index] });
+      const advice = defined.size === 0 ? `Define it in the flows of ${schemeName}` : `Define it in the flows of ${schemeName}, or use one of ${listed(defined)}`;
+      results.push({ message: `OAuth requirement names a scope that ${schemeName} does not define: ${printedValue(scope)}. ${advice}.`, path: [schemeName, index] });
     });
   }
   return results;
+}
+
+/** A few scope names for the advice; a long list would drown the message. */
+function listed(scopes: ReadonlySet<string>): string {
+  const names = [...scopes];
+  return names.length > 5 ? `${names.slice(0, 5).join(', ')}, ...` : names.join(', ');
 }

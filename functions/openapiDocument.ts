@@ -1,10 +1,11 @@
 import type { IFunctionResult, RulesetFunctionContext } from '@stoplight/spectral-core';
 import type { JsonPath } from '@stoplight/types';
 import { ruleFunction } from '../lib/rule-function.js';
-import { entries, isObject, valueAt, type JsonObject } from '../lib/json.js';
-import { resolverErrors } from '../lib/inventory.js';
-import { followReference, type DescriptionFiles, type ReferenceOutcome, type WrittenReference } from '../lib/references.js';
+import { entries, isObject, printedValue, valueAt, type JsonObject } from '../lib/json.js';
+import { resolverErrors, type ResolverError } from '../lib/inventory.js';
+import { followReference, isRemoteFile, placeKey, type DescriptionFiles, type ReferenceOutcome, type WrittenReference } from '../lib/references.js';
 import { isUnresolvedReference } from '../lib/openapi.js';
+import { describeFetchFailure } from '../lib/fetch-failure.js';
 
 const SUPPORTED_VERSION = /^3\.0\.\d+$/;
 /** Data, not description: a `$ref` key inside these is not a reference. */
@@ -18,9 +19,10 @@ export default ruleFunction<null>({ input: null, options: null }, (document, _op
 
 function versionFindings(document: JsonObject): IFunctionResult[] {
   if (document.openapi === undefined) {
-    const found = document.swagger !== undefined ? `swagger ${String(document.swagger)}` : 'no openapi field';
-    const path = document.swagger !== undefined ? ['swagger'] : [];
-    return [{ message: `OpenAPI version is not 3.0.x: ${found}. Describe the API in OpenAPI 3.0.x.`, path }];
+    if (document.swagger !== undefined) {
+      return [{ message: `OpenAPI version is not 3.0.x: swagger ${String(document.swagger)}. Describe the API in OpenAPI 3.0.x.`, path: ['swagger'] }];
+    }
+    return [{ message: 'OpenAPI version is missing. Add openapi: 3.0.3 at the top of the description.', path: [] }];
   }
   const version = String(document.openapi);
   if (typeof document.openapi === 'string' && SUPPORTED_VERSION.test(version)) return [];
@@ -29,27 +31,75 @@ function versionFindings(document: JsonObject): IFunctionResult[] {
 
 function pathsFindings(document: JsonObject): IFunctionResult[] {
   if (isObject(document.paths)) return [];
-  const found = document.paths === undefined ? 'no paths object' : `paths is ${Array.isArray(document.paths) ? 'an array' : JSON.stringify(document.paths)}`;
-  return [{ message: `Paths are not defined: ${found}. Add the paths of the API as an object.`, path: document.paths === undefined ? [] : ['paths'] }];
+  if (document.paths === undefined) return [{ message: 'Paths are not defined. Add the paths of the API as an object.', path: [] }];
+  const found = Array.isArray(document.paths) ? 'an array' : printedValue(document.paths);
+  return [{ message: `Paths are not an object: ${found}. Give the paths of the API as an object, each path a key.`, path: ['paths'] }];
 }
 
 /**
  * The resolver leaves a `$ref` it did not replace in place: a broken one, but also a circular
  * one, which is valid. Each one left is followed from where it is written: a broken `$ref`, and
- * `$ref`s that only point at each other, are reported where they stand.
+ * `$ref`s that only point at each other, are reported where they stand. A remote file that
+ * could not be fetched is reported once, with the resolver's reason: its `$ref`s are not wrong
+ * one by one, and the fix (a reachable URL, or a local copy) is one for all of them.
  */
 function unresolvedReferences(document: JsonObject, context: RulesetFunctionContext): IFunctionResult[] {
   const remaining = remainingReferences(document);
   if (remaining.length === 0) return [];
   const files = descriptionFiles(context);
   const findings = new Map<string, IFunctionResult>();
+  const unfetched = new Map<string, UnfetchedUse[]>();
   for (const [value, resolvedPath] of remaining) {
     const start = writtenPlace(context, files, resolvedPath, value);
-    for (const finding of findingsOf(followReference(files, start), start, resolvedPath, context)) {
-      findings.set(`${finding.path?.join('\u0000') ?? ''}\u0000${finding.message}`, finding);
+    const outcome = followReference(files, start);
+    if (outcome.kind === 'unloaded' && isRemoteFile(outcome.file)) {
+      const uses = unfetched.get(outcome.file) ?? [];
+      uses.push({ broken: outcome.broken, path: brokenPath(outcome, start, resolvedPath, context), detail: writtenElsewhere(outcome, start, context) });
+      unfetched.set(outcome.file, uses);
+      continue;
     }
+    for (const finding of findingsOf(outcome, start, resolvedPath, context)) findings.set(findingKey(finding), finding);
+  }
+  const errors = resolverErrors(context);
+  for (const [file, uses] of unfetched) {
+    const finding = unfetchedFile(file, uses, errors, context);
+    findings.set(findingKey(finding), finding);
   }
   return [...findings.values()];
+}
+
+function findingKey(finding: IFunctionResult): string {
+  return `${finding.path?.join('\u0000') ?? ''}\u0000${finding.message}`;
+}
+
+/** A `$ref` into a remote file that was not fetched: the one written, where it is reported, and what to add to its value. */
+interface UnfetchedUse {
+  broken: WrittenReference;
+  path: JsonPath;
+  detail: string;
+}
+
+/**
+ * One finding for a remote file that was not fetched, at the `$ref` where the resolver met the
+ * failure (Spectral's `invalid-ref` stands there too), or else at the first `$ref` into it in
+ * the linted file. The cause is the resolver's error for that place, or one that names the URL.
+ */
+function unfetchedFile(file: string, uses: UnfetchedUse[], errors: ResolverError[], context: RulesetFunctionContext): IFunctionResult {
+  const linted = lintedFile(context);
+  const errorAt = (use: UnfetchedUse) => errors.find((error) =>
+    (error.source ?? linted) === use.broken.file && placeKey('', error.path) === placeKey('', [...use.broken.path, '$ref']));
+  const line = (use: UnfetchedUse) => context.document.getRangeForJsonPath(use.path, true)?.start.line ?? Number.MAX_SAFE_INTEGER;
+  const byPlace = [...uses].sort((a, b) => line(a) - line(b));
+  const chosen = byPlace.find((use) => errorAt(use) !== undefined) ?? (byPlace[0] as UnfetchedUse);
+  const error = errorAt(chosen) ?? errors.find((candidate) => candidate.message.includes(file));
+  const failure = error === undefined ? undefined : describeFetchFailure(error.message, file);
+  const count = new Set(uses.map((use) => placeKey(use.broken.file, use.broken.path))).size;
+  const stay = count === 1 ? 'Its $ref stays unresolved' : `Its ${count} $refs stay unresolved`;
+  const fix = failure?.kind === 'network'
+    ? 'lint where its host can be reached, or keep a copy beside the description and refer to it by a relative path'
+    : 'check that the URL is right and the file is published there, or keep a copy beside the description and refer to it by a relative path';
+  const cause = failure === undefined ? '' : ` (${failure.cause})`;
+  return { message: `Referenced file cannot be fetched${cause}: ${file}${chosen.detail}. ${stay}: ${fix}.`, path: chosen.path };
 }
 
 function descriptionFiles(context: RulesetFunctionContext): DescriptionFiles {
@@ -98,10 +148,23 @@ function findingsOf(outcome: ReferenceOutcome, start: WrittenReference, resolved
     const first = outcome.members[0] as WrittenReference;
     return [{ message: loopsWithout(`${loopFrom(outcome.members, first)} (written in ${shownFile(first.file, linted)}, reached through ${start.value})`), path: startPath }];
   }
-  const { broken } = outcome;
-  if (broken.file === linted) return [{ message: notResolving(broken.value), path: [...broken.path, '$ref'] }];
-  if (outcome.through.length === 0) return [{ message: notResolving(broken.value), path: startPath }];
-  return [{ message: notResolving(`${broken.value} (written in ${shownFile(broken.file, linted)}, reached through ${start.value})`), path: startPath }];
+  return [{ message: notResolving(`${outcome.broken.value}${writtenElsewhere(outcome, start, context)}`), path: brokenPath(outcome, start, resolvedPath, context) }];
+}
+
+type BrokenOutcome = Extract<ReferenceOutcome, { kind: 'broken' | 'unloaded' }>;
+
+/** Where a broken `$ref` is reported (see findingsOf). */
+function brokenPath(outcome: BrokenOutcome, start: WrittenReference, resolvedPath: JsonPath, context: RulesetFunctionContext): JsonPath {
+  const linted = lintedFile(context);
+  if (outcome.broken.file === linted) return [...outcome.broken.path, '$ref'];
+  return start.file === linted ? [...start.path, '$ref'] : resolvedPath.slice(0, -1);
+}
+
+/** Where a broken `$ref` reached through others is written, for a message placed at the first of them. */
+function writtenElsewhere(outcome: BrokenOutcome, start: WrittenReference, context: RulesetFunctionContext): string {
+  const linted = lintedFile(context);
+  if (outcome.broken.file === linted || outcome.through.length === 0) return '';
+  return ` (written in ${shownFile(outcome.broken.file, linted)}, reached through ${start.value})`;
 }
 
 function loopsWithout(what: string): string {

@@ -19,7 +19,7 @@ export default ruleFunction<null>({ input: null, options: null }, (pathItem, _op
   }));
   const get = pathItem.get;
   if (!isObject(get)) {
-    results.push({ message: '/openapi.json has no GET operation: none. Publish the description with GET /openapi.json.', path: [] });
+    results.push({ message: '/openapi.json has no GET operation. Publish the description with GET /openapi.json.', path: [] });
     return results;
   }
   results.push(...securityFindings(get, asObject(context.document.data)));
@@ -44,13 +44,13 @@ function allowOriginFindings(get: JsonObject): IFunctionResult[] {
   const results: IFunctionResult[] = [];
   const successes = entries(get.responses).filter(([status]) => statusClass(status) === 2);
   if (successes.length === 0) {
-    return [{ message: '/openapi.json has no 2xx response: none. Describe the 200 response with its Access-Control-Allow-Origin header.', path: ['get', 'responses'] }];
+    return [{ message: '/openapi.json has no 2xx response. Describe the 200 response with its Access-Control-Allow-Origin header.', path: ['get', 'responses'] }];
   }
   for (const [status, response] of successes) {
     const header = findHeader(asObject(response).headers, ALLOW_ORIGIN);
     if (header === undefined) {
       results.push({
-        message: `/openapi.json response ${status} does not declare ${ALLOW_ORIGIN}: none. Declare the header with value *.`,
+        message: `/openapi.json response ${status} does not declare ${ALLOW_ORIGIN}. Declare the header with value *.`,
         path: ['get', 'responses', status, 'headers'],
       });
       continue;

@@ -13,11 +13,10 @@ export default ruleFunction<null>({ input: null, options: null }, (responses) =>
     if (!isObject(response) || isUnresolvedReference(response) || (responseClass !== 4 && responseClass !== 5)) continue;
     const mediaTypes = entries(response.content).map(([name]) => name);
     if (mediaTypes.some((name) => PROBLEM_TYPES.has(mediaTypeName(name)))) continue;
-    const found = mediaTypes.length === 0 ? 'no content' : mediaTypes.join(', ');
-    results.push({
-      message: `Error response does not offer problem details: ${found}. Declare content application/problem+json (RFC 9457).`,
-      path: mediaTypes.length === 0 ? [status] : [status, 'content'],
-    });
+    const advice = 'Declare content application/problem+json (RFC 9457)';
+    results.push(mediaTypes.length === 0
+      ? { message: `Error response declares no content. ${advice}.`, path: [status] }
+      : { message: `Error response does not offer problem details: ${mediaTypes.join(', ')}. ${advice}.`, path: [status, 'content'] });
   }
   return results;
 });

@@ -89,7 +89,7 @@ function returnsGeometry(operation: JsonObject): boolean {
 
 function missing(options: RequiredParameterOptions, method: string, pathKey: string, operation: JsonObject): IFunctionResult {
   return {
-    message: `${method.toUpperCase()} ${pathKey} does not declare the ${options.in} parameter ${options.name}: ${options.why}. Declare ${options.name} (${options.in}).`,
+    message: `${method.toUpperCase()} ${pathKey} does not declare the ${options.in} parameter ${options.name} (${options.why}). Add ${options.name} to the parameters of the operation or of its path item.`,
     path: operation.parameters === undefined ? [] : ['parameters'],
   };
 }

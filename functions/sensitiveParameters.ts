@@ -3,9 +3,17 @@ import { asArray, isObject } from '../lib/json.js';
 import { contentSchemaOf } from '../lib/openapi.js';
 import { capitalize, identifierWords } from '../lib/words.js';
 
-/** Names (words joined) that carry a secret or a citizen number. */
-const SENSITIVE_NAMES = [
+/**
+ * Names (words joined) of citizen identification numbers: the BSN and the sofinummer before it,
+ * and the A-nummer, the administratienummer of the BRP (`aNummer`, `a_nummer`, StUF's
+ * `inpA_nummer`). Only the Dutch spellings: the English `aNumber` is as often "a number".
+ */
+const CITIZEN_NUMBERS = [
   'bsn', 'bsnnr', 'burgerservicenummer', 'burgerservicenr', 'citizenservicenumber', 'sofinummer', 'sofinr',
+  'anummer', 'administratienummer',
+];
+/** Names (words joined) that carry a secret. */
+const SECRETS = [
   'password', 'passwd', 'wachtwoord', 'pincode', 'clientsecret', 'secret', 'accesstoken', 'refreshtoken',
   'idtoken', 'authtoken', 'bearertoken', 'apitoken', 'sessiontoken', 'csrftoken', 'xsrftoken', 'jwttoken', 'jwtassertion',
   'apikey', 'privatekey', 'authorization', 'credentials', 'sessionid',
@@ -15,15 +23,35 @@ const SENSITIVE_WHOLE_NAMES = ['token', 'pin', 'session', 'bearer'];
 /** A JWT ends the names that carry one (`signedJwt`, `idJwt`); before another word it names a property of one (`jwtIssuer`). */
 const SENSITIVE_LAST_WORDS = ['jwt'];
 
-/** /core/transport/no-sensitive-uris: no query or path parameter named after a secret or a BSN. */
+export type SensitiveKind = 'citizen number' | 'secret';
+
+export interface SensitiveWord {
+  /** The words of the name that matched, joined (`persoonBsn` -> `bsn`). */
+  word: string;
+  kind: SensitiveKind;
+}
+
+/** What the message says a parameter of each kind puts in the URI, and where it belongs instead. */
+const WHAT: Record<SensitiveKind, { carries: string; advice: string }> = {
+  'citizen number': {
+    carries: 'a citizen identification number',
+    advice: 'Send it in the request body (for example of a POST on a search resource such as .../_zoek) or a header, or use a pseudonym',
+  },
+  secret: { carries: 'a secret', advice: 'Send it in a header (credentials in Authorization) or the request body' },
+};
+
+/** /core/transport/no-sensitive-uris: no query or path parameter named after a secret or a citizen number. */
 export default ruleFunction<null>({ input: null, options: null }, (parameter) => {
   if (!isObject(parameter) || typeof parameter.name !== 'string') return [];
   if (parameter.in !== 'query' && parameter.in !== 'path') return [];
   if (isBooleanSchema(parameter.schema) || isBooleanSchema(contentSchemaOf(parameter)?.[1])) return [];
   const sensitive = sensitiveWord(parameter.name);
   if (sensitive === undefined) return [];
+  const { carries, advice } = WHAT[sensitive.kind];
+  // The matched word is shown where the name holds more (`persoonBsn (bsn)`), not after `bsn` itself.
+  const matched = identifierWords(parameter.name).join('') === sensitive.word ? '' : ` (${sensitive.word})`;
   return [{
-    message: `${capitalize(String(parameter.in))} parameter carries sensitive information in the URI (${sensitive}): ${parameter.name}. Send it in a header or the request body, or use a pseudonym.`,
+    message: `${capitalize(String(parameter.in))} parameter puts ${carries} in the URI: ${parameter.name}${matched}. ${advice}.`,
     path: ['name'],
   }];
 });
@@ -40,17 +68,18 @@ function isBooleanSchema(schema: unknown): boolean {
 }
 
 /** Looks at runs of consecutive words, so `client_secret`, `clientSecret` and `persoonBsn` all match. */
-export function sensitiveWord(name: string): string | undefined {
+export function sensitiveWord(name: string): SensitiveWord | undefined {
   const words = identifierWords(name);
   const whole = words.join('');
-  if (SENSITIVE_WHOLE_NAMES.includes(whole)) return whole;
+  if (SENSITIVE_WHOLE_NAMES.includes(whole)) return { word: whole, kind: 'secret' };
   const last = words[words.length - 1];
-  if (last !== undefined && SENSITIVE_LAST_WORDS.includes(last)) return last;
+  if (last !== undefined && SENSITIVE_LAST_WORDS.includes(last)) return { word: last, kind: 'secret' };
   for (let start = 0; start < words.length; start += 1) {
     let joined = '';
     for (let end = start; end < words.length; end += 1) {
       joined += words[end];
-      if (SENSITIVE_NAMES.includes(joined)) return joined;
+      if (CITIZEN_NUMBERS.includes(joined)) return { word: joined, kind: 'citizen number' };
+      if (SECRETS.includes(joined)) return { word: joined, kind: 'secret' };
     }
   }
   return undefined;

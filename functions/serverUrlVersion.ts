@@ -1,9 +1,9 @@
 import type { IFunctionResult } from '@stoplight/spectral-core';
 import { ruleFunction } from '../lib/rule-function.js';
 import type { RulesetFunctionContext } from '@stoplight/spectral-core';
-import { asObject, isObject, valueAt } from '../lib/json.js';
+import { asObject, isObject, valueAt, type JsonObject } from '../lib/json.js';
 import { resolvedDocument } from '../lib/inventory.js';
-import { parseServerUrl } from '../lib/server-url.js';
+import { parseServerUrl, sourceOfSegment, variableDefaults, withSegmentReplaced } from '../lib/server-url.js';
 import { strictSemver } from '../lib/semver.js';
 import type { SemVer } from 'semver';
 
@@ -12,31 +12,39 @@ const ZERO_PADDED_MAJOR = /^v0\d+$/;
 /** `v1.2`, `v1_0`, `v1-1`, `v1.2.3`: a version segment that carries more than the major. */
 const DETAILED_VERSION_SEGMENT = /^v\d+[._-]\d+/i;
 
-/** /core/uri-version: a server URL carries exactly one `/v<major>` segment, matching info.version. */
+/**
+ * /core/uri-version: a server URL carries exactly one `/v<major>` segment, matching info.version.
+ * The URL is judged with its variables at their defaults, and shown as written: the fix is made
+ * where it is written, in the URL or in a variable's default.
+ */
 export default ruleFunction<null>({ input: null, options: null }, (server, _options, context) => {
   if (!isObject(server) || typeof server.url !== 'string') return [];
+  const url = server.url;
   const parsed = parseServerUrl(server);
   const version = strictSemver(asObject(asObject(context.document.data).info).version);
   const anotherApi = linksToAnotherDescription(context);
   // The advice names the major the description declares, where it declares one; for another
   // API's server, the major its URL already carries.
-  const major = anotherApi ? undefined : `/v${version?.major ?? 1}`;
-  if (parsed === undefined) return [{ message: `Server URL cannot be parsed: ${server.url}. Give a valid URL.`, path: ['url'] }];
-  const detailed = parsed.segments.filter((segment) => DETAILED_VERSION_SEGMENT.test(segment));
-  if (detailed.length > 0) {
-    const example = major ?? `/v${Number(/\d+/.exec(detailed[0] as string)?.[0])}`;
-    return [{ message: `Server URL carries more than the major version: ${parsed.expanded}. Put only /v<major> in the URL, for example ${example}.`, path: ['url'] }];
+  const major = anotherApi ? undefined : `v${version?.major ?? 1}`;
+  if (parsed === undefined) return [{ message: `Server URL cannot be parsed: ${url}. Give a valid URL.`, path: ['url'] }];
+  const detailed = parsed.segments.find((segment) => DETAILED_VERSION_SEGMENT.test(segment));
+  if (detailed !== undefined) {
+    const wanted = major ?? `v${Number(/\d+/.exec(detailed)?.[0])}`;
+    return [{ message: `Server URL carries more than the major version: ${shown(server, detailed)}. ${segmentFix(server, detailed, wanted, 'Put only the major in the URL:')}.`, path: ['url'] }];
   }
   const padded = parsed.segments.find((segment) => ZERO_PADDED_MAJOR.test(segment));
   if (padded !== undefined) {
-    return [{ message: `Server URL has a major version with a leading zero: ${parsed.expanded}. Write the major without leading zeros: /v${Number(padded.slice(1))}.`, path: ['url'] }];
+    return [{ message: `Server URL has a major version with a leading zero: ${shown(server, padded)}. ${segmentFix(server, padded, `v${Number(padded.slice(1))}`, 'Write the major without leading zeros:')}.`, path: ['url'] }];
   }
   const majors = parsed.segments.filter((segment) => MAJOR_SEGMENT.test(segment));
-  if (majors.length !== 1) {
-    const problem = majors.length === 0 ? 'has no /v<major> segment' : 'has more than one /v<major> segment';
-    return [{ message: `Server URL ${problem}: ${parsed.expanded}. Put the major version in the path once, for example https://api.example.nl${major ?? '/v<major>'}.`, path: ['url'] }];
+  if (majors.length === 0) {
+    const example = `${url.replace(/\/+$/, '')}/${major ?? 'v<major>'}`;
+    return [{ message: `Server URL has no /v<major> segment: ${shownWithVariables(server)}. Put the major version in the path once, for example ${example}.`, path: ['url'] }];
   }
-  return anotherApi ? [] : majorMismatch(majors[0] as string, parsed.expanded, version);
+  if (majors.length > 1) {
+    return [{ message: `Server URL has more than one /v<major> segment: ${shownWithVariables(server)}. Keep one /v<major> segment and remove the others.`, path: ['url'] }];
+  }
+  return anotherApi ? [] : majorMismatch(server, majors[0] as string, version);
 });
 
 /**
@@ -49,10 +57,42 @@ function linksToAnotherDescription(context: RulesetFunctionContext): boolean {
   return typeof link.operationRef === 'string' && !link.operationRef.startsWith('#');
 }
 
-function majorMismatch(segment: string, url: string, version: SemVer | undefined): IFunctionResult[] {
+function majorMismatch(server: JsonObject, segment: string, version: SemVer | undefined): IFunctionResult[] {
   if (version === undefined) return [];
   const uriMajor = Number((MAJOR_SEGMENT.exec(segment) as RegExpExecArray)[1]);
   if (uriMajor === version.major) return [];
+  // Either side may be the one that is wrong: a URL left behind, or an info.version not bumped back.
+  const urlFix = segmentFix(server, segment, `v${version.major}`, 'Change the URL to');
   // `raw`: the version as written, build metadata included (strictSemver accepts only that spelling).
-  return [{ message: `Server URL major version differs from info.version ${version.raw}: ${url}. Use /v${version.major}.`, path: ['url'] }];
+  return [{
+    message: `Server URL major version differs from info.version ${version.raw}: ${shown(server, segment)}. ${urlFix}, or info.version to a ${uriMajor}.x.y version if the API is at major version ${uriMajor}.`,
+    path: ['url'],
+  }];
+}
+
+/** The URL as written; where a variable's default makes the segment, that default too. */
+function shown(server: JsonObject, segment: string): string {
+  const source = sourceOfSegment(server, segment);
+  if (source.kind === 'variable') return `${String(server.url)} ({${source.name}} defaults to ${source.value})`;
+  return source.kind === 'literal' ? String(server.url) : shownWithVariables(server);
+}
+
+/** The URL as written, with the defaults of its variables where it has any: what was judged. */
+function shownWithVariables(server: JsonObject): string {
+  const defaults = [...variableDefaults(server)].map(([name, value]) => `{${name}} defaults to ${value}`);
+  return defaults.length === 0 ? String(server.url) : `${String(server.url)} (${defaults.join(', ')})`;
+}
+
+/**
+ * How to turn the segment into `wanted` where it is written: `lead` and the URL with the segment
+ * replaced, or the new default of the variable that makes it; `lead` and the segment to use where
+ * neither can be told.
+ */
+function segmentFix(server: JsonObject, segment: string, wanted: string, lead: string): string {
+  const source = sourceOfSegment(server, segment);
+  if (source.kind === 'literal') return `${lead} ${withSegmentReplaced(String(server.url), segment, wanted)}`;
+  if (source.kind === 'variable' && wanted.startsWith(source.prefix) && wanted.endsWith(source.suffix) && wanted.length >= source.prefix.length + source.suffix.length) {
+    return `Set the default of {${source.name}} to ${wanted.slice(source.prefix.length, wanted.length - source.suffix.length)}`;
+  }
+  return `${lead} /${wanted}`;
 }

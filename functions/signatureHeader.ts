@@ -65,8 +65,13 @@ function declarationFindings(name: string, declaration: JsonObject, base: JsonPa
   const schemaPath = declaration.schema === undefined && content !== undefined ? ['content', content[0], 'schema'] : ['schema'];
   const schema = asObject(declaration.schema ?? content?.[1]);
   if (schema.type !== 'string' || schema.format !== FORMAT) {
-    const found = `type ${String(schema.type ?? 'none')}, format ${String(schema.format ?? 'none')}`;
-    results.push({ message: `${name} is not declared as a detached JWS: ${found}. Declare schema type string with format ${FORMAT}.`, path: [...base, ...(isObject(valueAtPath(declaration, schemaPath)) ? schemaPath : [])] });
+    const advice = `Declare schema type string with format ${FORMAT}`;
+    const path = [...base, ...(isObject(valueAtPath(declaration, schemaPath)) ? schemaPath : [])];
+    // What the schema says instead: its type and format, each only where it gives one.
+    const found = [schema.type === undefined ? '' : `type ${printedValue(schema.type)}`, schema.format === undefined ? '' : `format ${printedValue(schema.format)}`].filter(Boolean).join(', ');
+    results.push(found === ''
+      ? { message: `${name} is declared without type or format. ${advice}.`, path }
+      : { message: `${name} is not declared as a detached JWS: ${found}. ${advice}.`, path });
   }
   for (const [value, path] of declaredValues(declaration)) {
     if (typeof value === 'string' && DETACHED_JWS.test(value)) continue;
@@ -81,6 +86,6 @@ function declarationFindings(name: string, declaration: JsonObject, base: JsonPa
  * findings of every exchange lacking Digest collapse into one that names none of them.
  */
 function missingDigest(name: string): IFunctionResult {
-  return { message: `${name} is declared without the Digest header it signs: no Digest. Declare the Digest header beside it.`, path: [] };
+  return { message: `${name} is declared without the Digest header it signs. Declare the Digest header beside it.`, path: [] };
 }
 

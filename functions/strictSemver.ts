@@ -8,9 +8,11 @@ export default ruleFunction<null>({ input: null, options: null }, (document, _op
   if (!isObject(document)) return [];
   const info = isObject(document.info) ? document.info : {};
   if (strictSemver(info.version) !== undefined) return [];
-  const found = typeof info.version === 'number' ? writtenNumber(info.version, writtenScalar(context, ['info', 'version'])) : info.version === undefined ? 'none' : JSON.stringify(info.version);
-  const path = info.version !== undefined ? ['info', 'version'] : isObject(document.info) ? ['info'] : [];
-  return [{ message: `API version is not SemVer 2.0.0: ${found}. Use major.minor.patch, for example 1.0.0.`, path }];
+  if (info.version === undefined) {
+    return [{ message: 'API version is missing. Add info.version in SemVer 2.0.0, for example 1.0.0.', path: isObject(document.info) ? ['info'] : [] }];
+  }
+  const found = typeof info.version === 'number' ? writtenNumber(info.version, writtenScalar(context, ['info', 'version'])) : JSON.stringify(info.version);
+  return [{ message: `API version is not SemVer 2.0.0: ${found}. Use major.minor.patch, for example 1.0.0.`, path: ['info', 'version'] }];
 });
 
 /** An unquoted `version: 1.10` is the number 1.1: the message shows what was written, and why it differs. */

@@ -33,3 +33,28 @@ export function isMalformedCrsUri(value: string, isContentCrs: boolean): boolean
 /** Query parameters and headers whose values are CRSs. */
 export const CRS_QUERY_PARAMETERS = new Set(['crs', 'bbox-crs', 'filter-crs']);
 export const CONTENT_CRS = 'content-crs';
+
+/** The CRS URI namespace itself, for building a URI. */
+const CRS_BASE = 'http://www.opengis.net/def/crs';
+const CRS84_URI = `${CRS_BASE}/OGC/1.3/CRS84`;
+const CRS84H_URI = `${CRS_BASE}/OGC/0/CRS84h`;
+
+/**
+ * The CRS URI a CRS written another way stands for, so that a message can name the fix:
+ * `EPSG:4326` (any case) and `urn:ogc:def:crs:EPSG::4326` (any registry version) are
+ * `.../EPSG/0/4326`, a bare EPSG code `28992` too; `CRS84` and `CRS84h` (bare, `OGC:`, or as a
+ * URN) are the OGC's own URIs (SPEC.md); a URI in the namespace without the registry version
+ * (`.../EPSG/28992`) gets version 0, the version EPSG codes are published under. Undefined when
+ * the value names no CRS this can tell.
+ */
+export function crsUriFor(value: unknown): string | undefined {
+  if (typeof value !== 'string' && typeof value !== 'number') return undefined;
+  const text = String(value).trim().replace(/^<(.*)>$/, '$1');
+  const epsg = /^(?:epsg:{1,2}|urn:ogc:def:crs:epsg:[^:]*:)(\d+)$/i.exec(text)
+    ?? /^https?:\/\/www\.opengis\.net\/def\/crs\/epsg\/(\d{4,6})$/i.exec(text)
+    ?? /^(\d{4,6})$/.exec(text);
+  if (epsg !== null) return `${CRS_BASE}/EPSG/0/${Number(epsg[1])}`;
+  const ogc = /^(?:ogc:{1,2}|urn:ogc:def:crs:ogc:[^:]*:)?(crs84h?)$/i.exec(text);
+  if (ogc !== null) return (ogc[1] as string).toLowerCase() === 'crs84h' ? CRS84H_URI : CRS84_URI;
+  return undefined;
+}

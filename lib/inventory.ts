@@ -16,11 +16,23 @@ export function resolvedDocument(context: RulesetFunctionContext): unknown {
   return inventoryField(context, 'resolved');
 }
 
-/** The `$ref`s the resolver could not follow, each with the path where it stands. */
-export function resolverErrors(context: RulesetFunctionContext): Array<{ path: JsonPath; message: string }> {
-  return asArray(inventoryField(context, 'errors')).filter(
-    (error): error is { path: JsonPath; message: string } => isObject(error) && Array.isArray(error.path) && typeof error.message === 'string',
-  );
+/** A `$ref` the resolver could not follow: where it stands (`path` ends in `$ref`), in which file, and why. */
+export interface ResolverError {
+  path: JsonPath;
+  message: string;
+  /** The file the `$ref` is written in, as Spectral names it; absent for a document without a source. */
+  source?: string;
+}
+
+/**
+ * The `$ref`s the resolver could not follow. Spectral keeps one per distinct message: the first
+ * place that failed that way.
+ */
+export function resolverErrors(context: RulesetFunctionContext): ResolverError[] {
+  return asArray(inventoryField(context, 'errors')).flatMap((error): ResolverError[] => {
+    if (!isObject(error) || !Array.isArray(error.path) || typeof error.message !== 'string') return [];
+    return [{ path: error.path as JsonPath, message: error.message, ...(typeof error.source === 'string' ? { source: error.source } : {}) }];
+  });
 }
 
 /**

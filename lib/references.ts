@@ -23,10 +23,12 @@ export type ReferenceOutcome =
   | { kind: 'resolves' }
   /** `broken` is the first `$ref` on the way whose target is missing; `through` the ones before it. */
   | { kind: 'broken'; broken: WrittenReference; through: WrittenReference[] }
+  /** As `broken`, where the target's file did not load: `file` is its name, as the resolver names it. */
+  | { kind: 'unloaded'; file: string; broken: WrittenReference; through: WrittenReference[] }
   /** `$ref`s that only point at each other, so none reaches a definition. */
   | { kind: 'loop'; members: WrittenReference[] };
 
-type Target = { file: string; path: JsonPath; node: unknown } | 'missing' | 'unknown';
+type Target = { file: string; path: JsonPath; node: unknown } | 'missing' | 'unknown' | { unloaded: string };
 
 /** Longest chain of `$ref`s followed; a real description needs a handful. */
 const MAX_STEPS = 1000;
@@ -49,6 +51,7 @@ export function followReference(files: DescriptionFiles, start: WrittenReference
     const target = targetOf(files, current.file, current.value);
     if (target === 'unknown') return { kind: 'resolves' };
     if (target === 'missing') return { kind: 'broken', broken: current, through: chain.slice(0, -1) };
+    if ('unloaded' in target) return { kind: 'unloaded', file: target.unloaded, broken: current, through: chain.slice(0, -1) };
     if (!isObject(target.node) || typeof target.node.$ref !== 'string') return { kind: 'resolves' };
     current = { file: target.file, path: target.path, value: target.node.$ref };
   }
@@ -71,13 +74,13 @@ function targetOf(files: DescriptionFiles, writtenIn: string, value: string, dep
   const segments = pointerSegments(hash < 0 ? '' : value.slice(hash + 1));
   if (segments === undefined) return 'missing';
   const document = documentOf(files, file);
-  if (document === undefined) return files.resolverFailed ? 'missing' : 'unknown';
+  if (document === undefined) return files.resolverFailed ? { unloaded: file } : 'unknown';
   let node = document.data;
   for (let index = 0; index < segments.length; index += 1) {
     if (isObject(node) && typeof node.$ref === 'string') {
       const rest = segments.slice(index).map(encodeSegment).join('/');
       const via = targetOf(files, document.name, node.$ref, depth + 1);
-      if (typeof via === 'string') return via;
+      if (typeof via === 'string' || 'unloaded' in via) return via;
       return targetOf(files, via.file, `#${pointerOf(via.path)}/${rest}`, depth + 1);
     }
     const segment = segments[index] as string;
@@ -97,6 +100,11 @@ function documentOf(files: DescriptionFiles, name: string): { name: string; data
   return undefined;
 }
 
+/** A file named by a URL with a scheme (`https://...`), fetched rather than read from disk. */
+export function isRemoteFile(file: string): boolean {
+  return /^[a-z][a-z0-9+.-]+:\/\//i.test(file) && !/^file:/i.test(file);
+}
+
 /**
  * The name of the file a `$ref` points into, as the resolver names it: a URL resolved against a
  * URL; a file path joined to the directory of the file it is written in, with @stoplight/path,
@@ -110,7 +118,8 @@ function targetFileName(filePart: string, writtenIn: string): string {
   if (/^[a-z][a-z0-9+.-]+:\/\//i.test(filePart)) return filePart;
   if (/^https?:\/\//i.test(writtenIn)) {
     try {
-      return new URL(filePart, writtenIn).href;
+      // The resolver joins a path that starts with `/` below the document's folder, as it does for files.
+      return new URL(/^\/(?!\/)/.test(filePart) ? `.${filePart}` : filePart, writtenIn).href;
     } catch {
       return filePart;
     }

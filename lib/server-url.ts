@@ -55,3 +55,59 @@ export function isLoopbackHost(hostname: string): boolean {
   const mappedIpv4 = host.replace(/^::ffff:/, '');
   return host === 'localhost' || host.endsWith('.localhost') || /^127\.\d+\.\d+\.\d+$/.test(mappedIpv4) || /^::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}$/.test(host) || host === '::1';
 }
+
+/**
+ * Where a path segment of the expanded URL is written: as it is (`literal`), or in a segment
+ * with one variable, `prefix{name}suffix`, whose default makes it (`variable`); `unknown` when
+ * more than one variable, or a default with a `/` in it, makes it.
+ */
+export type SegmentSource =
+  | { kind: 'literal' }
+  | { kind: 'variable'; name: string; value: string; prefix: string; suffix: string }
+  | { kind: 'unknown' };
+
+/** The path segments of a server URL as written, variables and all (`https://{host}/v{major}` -> `v{major}`). */
+function writtenPathSegments(url: string): string[] {
+  const path = url.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, '').replace(/[?#].*$/, '');
+  return path.split('/').filter((segment) => segment.length > 0);
+}
+
+export function sourceOfSegment(server: unknown, segment: string): SegmentSource {
+  const { url } = asObject(server);
+  if (typeof url !== 'string') return { kind: 'unknown' };
+  const written = writtenPathSegments(url);
+  if (written.includes(segment)) return { kind: 'literal' };
+  const defaults = variableDefaults(server);
+  for (const candidate of written) {
+    const names = [...candidate.matchAll(/\{([^}]+)\}/g)].map((match) => match[1] as string);
+    if (names.length !== 1 || expandServerUrl({ url: candidate, variables: asObject(server).variables }) !== segment) continue;
+    const name = names[0] as string;
+    const [prefix = '', suffix = ''] = candidate.split(`{${name}}`);
+    return { kind: 'variable', name, value: defaults.get(name) ?? '', prefix, suffix };
+  }
+  return { kind: 'unknown' };
+}
+
+/** The defaults of the variables the URL uses, as written (`host = api.example.nl`). */
+export function variableDefaults(server: unknown): Map<string, string> {
+  const { url, variables } = asObject(server);
+  const used = new Set(typeof url === 'string' ? [...url.matchAll(/\{([^}]+)\}/g)].map((match) => match[1] as string) : []);
+  return new Map(entries(variables)
+    .filter(([name]) => used.has(name))
+    .flatMap(([name, variable]): Array<[string, string]> => {
+      const value = asObject(variable).default;
+      return typeof value === 'string' ? [[name, value]] : [];
+    }));
+}
+
+/** The URL as written with one path segment replaced (`https://api.example.nl/v2` -> `.../v1`). */
+export function withSegmentReplaced(url: string, segment: string, replacement: string): string {
+  const authority = /^[a-z][a-z0-9+.-]*:\/\/[^/]*/i.exec(url)?.[0] ?? '';
+  const path = url.slice(authority.length);
+  const replaced = path.replace(new RegExp(`(^|/)${escapeRegExp(segment)}(?=/|$|[?#])`), `$1${replacement}`);
+  return authority + replaced;
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

@@ -52,13 +52,13 @@ export const coreRules: Record<string, NlgovRule> = {
     then: { function: serverUrlVersion },
   }),
   '/core/version-header': rule('/core/version-header', {
-    description: 'Every 2xx and 3xx response declares the API-Version header.',
+    description: 'Every 2xx and 3xx response, and a default response that is the only success response, declares the API-Version header.',
     severity: 'error',
     formats: [oas3],
     given: RESPONSES_GIVEN,
     then: {
       function: requiredResponseHeader,
-      functionOptions: { header: 'API-Version', statusClasses: [2, 3], advice: 'Declare API-Version with the full version of the API' },
+      functionOptions: { header: 'API-Version', statusClasses: [2, 3], defaultWhenNoneOfTheClasses: true, advice: 'Declare API-Version with the full version of the API' },
     },
   }),
   '/core/no-trailing-slash': rule('/core/no-trailing-slash', {
@@ -146,7 +146,7 @@ export const coreRules: Record<string, NlgovRule> = {
     },
   }),
   'nlgov:property-names-camel-case': rule('nlgov:property-names-camel-case', {
-    description: 'Schema property names are lowerCamelCase; _links and _embedded are allowed.',
+    description: 'Schema property names are lowerCamelCase; _links and _embedded are allowed, and so are the names OAuth and JWK RFCs fix where they apply.',
     severity: 'warn',
     formats: [oas3],
     given: '$',

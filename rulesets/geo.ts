@@ -20,13 +20,15 @@ export const geoRules: Record<string, NlgovRule> = {
     },
   }),
   '/geo/crs-query-parameter': rule('/geo/crs-query-parameter', {
-    description: 'A GET that returns geometry declares the crs query parameter.',
+    description: 'An operation that returns geometry declares the crs query parameter.',
     severity: 'warn',
     formats: [oas3],
     given: OPERATION_PATHS,
+    // Any method: SPEC.md's CRS scenarios have the client send crs whenever the response carries
+    // geometry, also beside Content-Crs (geometry in the body) or bbox-crs/filter-crs (a filter).
     then: {
       function: requiredParameter,
-      functionOptions: { name: 'crs', in: 'query', methods: ['get'], whenReturnsGeometry: true, onlyWhenGeospatial: true, why: 'it returns geometry' },
+      functionOptions: { name: 'crs', in: 'query', whenReturnsGeometry: true, onlyWhenGeospatial: true, why: 'it returns geometry' },
     },
   }),
   '/geo/content-crs-response-header': rule('/geo/content-crs-response-header', {

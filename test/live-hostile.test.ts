@@ -189,6 +189,14 @@ describe('1. a downloaded description never reads the local file system', () => 
     expect(report.staticFindings).toContainEqual(expect.objectContaining({ code: '/core/doc-openapi', path: 'servers.0.url.$ref' }));
   }, 40000);
 
+  test('a $ref to /proc/self/environ is named as the URL it was fetched from', async () => {
+    const server = await refServer('/proc/self/environ');
+    const report = jsonReport(await adrCheck(server.baseUrl, ['--format', 'json']));
+    // The resolver joins a path that starts with / below the description's folder; the finding must name that URL, not another.
+    expect(server.requests.map((request) => request.url)).toContain('/v1/proc/self/environ');
+    expect(report.staticFindings.find((finding) => finding.code === '/core/doc-openapi')?.message).toContain(`: ${server.baseUrl}/proc/self/environ.`);
+  }, 40000);
+
   test('a relative $ref is fetched from the server itself, never from disk', async () => {
     const server = await refServer('../../../../proc/self/environ');
     const outcome = await adrCheck(server.baseUrl, ['--format', 'json']);

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ruleset from '../ruleset.js';
 import { nlgovRules as coreRules } from '../rulesets/modules.js';
@@ -68,4 +68,21 @@ test('.ci/run runs the README test command: its three steps, in order', () => {
   const steps = ['tools/system-packages.sh', 'npm ci', 'npm test'].map(lineOf);
   expect(steps.every((line) => line >= 0)).toBe(true);
   expect([...steps].sort((a, b) => a - b)).toEqual(steps);
+});
+
+test('the README names every rule that reads enum, const, default and example values, and does not say none does', () => {
+  const readme = readFileSync(join(root, 'README.md'), 'utf8');
+  const where = readme.slice(readme.indexOf('## Where findings point'));
+  // The rule functions that read the values a declaration pins down (lib/declared-values.ts) ...
+  const readers = readdirSync(join(root, 'functions'))
+    .filter((file) => readFileSync(join(root, 'functions', file), 'utf8').includes("from '../lib/declared-values.js'"))
+    .map((file) => file.replace(/\.ts$/, ''));
+  // ... and the rules that call them, as the rulesets write them: `rule('<code>', { ... function: <name> ... })`.
+  const rulesets = readdirSync(join(root, 'rulesets')).map((file) => readFileSync(join(root, 'rulesets', file), 'utf8')).join('\n');
+  const codes = [...rulesets.matchAll(/rule\('([^']+)', \{([\s\S]*?)\n {2}\}\)/g)]
+    .filter(([, , body]) => readers.some((name) => new RegExp(`function: ${name}\\b`).test(body ?? '')))
+    .map(([, code]) => code as string);
+  expect(codes).toEqual(expect.arrayContaining(['nlgov:crs-uri', 'nlgov:deprecated-geo', '/core/publish-openapi', '/signing/payload', '/signing/message']));
+  for (const code of codes) expect(where).toContain(`\`${code}\``);
+  expect(readme).not.toMatch(/no rule looks inside them|never look inside example values/);
 });

@@ -7,7 +7,7 @@ test('missing contact is a warning at info', async () => {
   const doc = conformantDocument();
   delete doc.info.contact;
   expect(summary(await findingsOf(CODE, doc))).toEqual([
-    ['warn', 'info', 'Contact details are missing: no info.contact. Add info.contact with name, url and email.'],
+    ['warn', 'info', 'Contact details are missing. Add info.contact with the name, url and email of the team.'],
   ]);
 });
 
@@ -15,9 +15,9 @@ test('each missing or wrong field is named', async () => {
   const doc = conformantDocument();
   doc.info.contact = { url: 'www.example.nl', email: 'team at example.nl' };
   expect(summary(await findingsOf(CODE, doc))).toEqual([
-    ['warn', 'info.contact', 'Contact name is missing: none. Add info.contact.name.'],
-    ['warn', 'info.contact.url', 'Contact url is not an absolute http(s) URL: www.example.nl. Add info.contact.url with an absolute https URL.'],
-    ['warn', 'info.contact.email', 'Contact email is not a valid address: team at example.nl. Add info.contact.email with the mailbox of the team.'],
+    ['warn', 'info.contact', 'Contact name is missing. Add info.contact.name with the name of the team.'],
+    ['warn', 'info.contact.url', 'Contact url is not an absolute http(s) URL: www.example.nl. Give info.contact.url an absolute https URL.'],
+    ['warn', 'info.contact.email', 'Contact email is not a valid address: team at example.nl. Give info.contact.email the mailbox of the team.'],
   ]);
 });
 
@@ -39,7 +39,7 @@ test.each(['mailto:team@example.nl', 'a..b@example.nl', 'team@-example.nl', 'tea
   const doc = conformantDocument();
   doc.info.contact.email = email;
   expect(summary(await findingsOf(CODE, doc))).toEqual([
-    ['warn', 'info.contact.email', `Contact email is not a valid address: ${email}. Add info.contact.email with the mailbox of the team.`],
+    ['warn', 'info.contact.email', `Contact email is not a valid address: ${email}. Give info.contact.email the mailbox of the team.`],
   ]);
 });
 
@@ -53,7 +53,7 @@ test.each(['https:///pad', 'https:example.nl', 'https://example.nl/ons team'])('
   const doc = conformantDocument();
   doc.info.contact.url = url;
   expect(summary(await findingsOf(CODE, doc))).toEqual([
-    ['warn', 'info.contact.url', `Contact url is not an absolute http(s) URL: ${url}. Add info.contact.url with an absolute https URL.`],
+    ['warn', 'info.contact.url', `Contact url is not an absolute http(s) URL: ${url}. Give info.contact.url an absolute https URL.`],
   ]);
 });
 
@@ -61,11 +61,11 @@ test('a missing info and a contact that is not an object are reported', async ()
   const doc = conformantDocument();
   doc.info.contact = 'team@example.nl';
   expect(summary(await findingsOf(CODE, doc))).toEqual([
-    ['warn', 'info.contact', 'Contact details are missing: info.contact is "team@example.nl". Add info.contact with name, url and email.'],
+    ['warn', 'info.contact', 'Contact details are not an object: team@example.nl. Give info.contact as an object with name, url and email.'],
   ]);
   delete doc.info;
   expect(summary(await findingsOf(CODE, doc))).toEqual([
-    ['warn', '', 'Contact details are missing: no info.contact. Add info.contact with name, url and email.'],
+    ['warn', '', 'Contact details are missing. Add info.contact with the name, url and email of the team.'],
   ]);
 });
 

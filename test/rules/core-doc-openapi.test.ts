@@ -1,7 +1,23 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { Spectral } from '@stoplight/spectral-core';
+import ruleset from '../../ruleset.js';
+import { lintText } from '../../lib/lint.js';
+import { createOfflineResolver } from '../../lib/offline-resolver.js';
+import { describeFetchFailure } from '../../lib/fetch-failure.js';
 import { conformantDocument } from '../fixtures/conformant.js';
-import { findingsOf, lint, summary } from '../harness.js';
+import { FIXTURES, findingsOf, lint, summary } from '../harness.js';
 
 const CODE = '/core/doc-openapi';
+
+/** A host under `.invalid` is never found; offline, the lookup fails: the cause depends on the machine. */
+const UNREACHABLE = '(host not found|DNS lookup failed)';
+const REACH_IT = 'lint where its host can be reached, or keep a copy beside the description and refer to it by a relative path.';
+const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** The message for a remote file the resolver could not reach, `detail` after its URL; `stay` is `Its $ref stays` or `Its 3 $refs stay`. */
+const unreachable = (url: string, stay: string, detail = '') =>
+  expect.stringMatching(new RegExp(`^Referenced file cannot be fetched \\(${UNREACHABLE}\\): ${escaped(url + detail)}\\. ${escaped(`${stay} unresolved: ${REACH_IT}`)}$`));
 
 test.each([
   ['3.1.0', 'openapi', 'OpenAPI version is not 3.0.x: 3.1.0. Describe the API in OpenAPI 3.0.x.'],
@@ -24,8 +40,8 @@ test('a document without openapi and without paths gets both findings at the roo
   delete doc.openapi;
   delete doc.paths;
   expect(summary(await findingsOf(CODE, doc))).toEqual([
-    ['error', '', 'OpenAPI version is not 3.0.x: no openapi field. Describe the API in OpenAPI 3.0.x.'],
-    ['error', '', 'Paths are not defined: no paths object. Add the paths of the API as an object.'],
+    ['error', '', 'OpenAPI version is missing. Add openapi: 3.0.3 at the top of the description.'],
+    ['error', '', 'Paths are not defined. Add the paths of the API as an object.'],
   ]);
 });
 
@@ -97,7 +113,7 @@ test('paths of the wrong type is named', async () => {
   const doc = conformantDocument();
   doc.paths = ['/monumenten'];
   expect(summary(await findingsOf(CODE, doc))).toEqual([
-    ['error', 'paths', 'Paths are not defined: paths is an array. Add the paths of the API as an object.'],
+    ['error', 'paths', 'Paths are not an object: an array. Give the paths of the API as an object, each path a key.'],
   ]);
 });
 
@@ -123,12 +139,12 @@ test('x- extensions of the Paths Object and of an operation\'s responses are dat
   ]);
 });
 
-test('an unresolvable remote $ref in a shared schema, first reached from another schema through a $ref, is reported', async () => {
+test('an unresolvable remote $ref in a shared schema, first reached from another schema through a $ref, is reported, naming the file and why it was not fetched', async () => {
   const doc = conformantDocument();
   doc.components.schemas.Lijst = { allOf: [{ $ref: 'https://voorbeeld.invalid/gedeeld.yaml#/components/schemas/Lijst' }] };
   doc.components.schemas.Verwijzing = { type: 'object', properties: { lijst: { $ref: '#/components/schemas/Lijst' } } };
   expect(summary(await findingsOf(CODE, doc))).toEqual([
-    ['error', 'components.schemas.Lijst.allOf.0.$ref', 'Reference does not resolve: https://voorbeeld.invalid/gedeeld.yaml#/components/schemas/Lijst. Point the $ref at an existing definition.'],
+    ['error', 'components.schemas.Lijst.allOf.0.$ref', unreachable('https://voorbeeld.invalid/gedeeld.yaml', 'Its $ref stays')],
   ]);
 });
 
@@ -137,7 +153,7 @@ test('a remote $ref written inside an external file is reported there', async ()
   doc.components.schemas.Monument.properties.onderdeel = { $ref: './external-chains.yaml#/Onderdeel' };
   const findings = await findingsOf(CODE, doc);
   expect(findings.map((finding) => [finding.path, finding.source?.endsWith('external-chains.yaml'), finding.message])).toEqual([
-    ['Onderdeel.properties', true, 'Reference does not resolve: https://voorbeeld.invalid/bron.yaml#/Bron. Point the $ref at an existing definition.'],
+    ['Onderdeel.properties', true, unreachable('https://voorbeeld.invalid/bron.yaml', 'Its $ref stays')],
   ]);
 });
 
@@ -145,7 +161,7 @@ test('a response that is only a $ref onward to a broken one is reported at the $
   const doc = conformantDocument();
   doc.paths['/monumenten'].get.responses['500'] = { $ref: './external-chains.yaml#/OnlineFout' };
   expect(summary(await findingsOf(CODE, doc))).toEqual([
-    ['error', 'paths./monumenten.get.responses.500.$ref', 'Reference does not resolve: https://voorbeeld.invalid/gedeeld.yaml#/Fout (written in ./external-chains.yaml, reached through ./external-chains.yaml#/OnlineFout). Point the $ref at an existing definition.'],
+    ['error', 'paths./monumenten.get.responses.500.$ref', unreachable('https://voorbeeld.invalid/gedeeld.yaml', 'Its $ref stays', ' (written in ./external-chains.yaml, reached through ./external-chains.yaml#/OnlineFout)')],
   ]);
 });
 
@@ -239,4 +255,87 @@ test('the parameters and requestBody of a Link Object are values or runtime expr
   expect(summary(await findingsOf(CODE, doc))).toEqual([
     ['error', 'paths./monumenten.get.responses.200.links.Volgende.server.$ref', 'Reference does not resolve: #/nergens/server. Point the $ref at an existing definition.'],
   ]);
+});
+
+describe('a remote file that cannot be fetched is reported once, with the reason, not at every $ref into it', () => {
+  let server: Server;
+  let base: string;
+  let refused: string;
+
+  beforeAll(async () => {
+    server = createServer((request, response) => {
+      response.statusCode = request.url?.startsWith('/kapot') ? 500 : 404;
+      response.end('nee');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    // A port that was just free: nothing listens there, so the connection is refused.
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    refused = `http://127.0.0.1:${(closed.address() as AddressInfo).port}`;
+    await new Promise((resolve) => closed.close(resolve));
+  });
+  afterAll(() => new Promise((resolve) => server.close(resolve)));
+
+  const CHECK_URL = 'check that the URL is right and the file is published there, or keep a copy beside the description and refer to it by a relative path.';
+
+  test('404: one finding for three $refs with two pointers, at the first of them, where invalid-ref stands too', async () => {
+    const file = `${base}/gedeeld-404.yaml`;
+    const doc = conformantDocument();
+    doc.paths['/monumenten'].get.responses['404'] = { $ref: `${file}#/components/responses/NietGevonden` };
+    doc.paths['/monumenten'].get.responses['500'] = { $ref: `${file}#/components/responses/Fout` };
+    doc.paths['/gebieden'] = { get: { operationId: 'gebieden', responses: { '500': { $ref: `${file}#/components/responses/Fout` } } } };
+    const findings = await lint(doc);
+    expect(summary(findings.filter(({ code }) => code === CODE))).toEqual([
+      ['error', 'paths./monumenten.get.responses.404.$ref', `Referenced file cannot be fetched (404 Not Found): ${file}. Its 3 $refs stay unresolved: ${CHECK_URL}`],
+    ]);
+    expect(findings.filter(({ code }) => code === 'invalid-ref').map(({ path }) => path)).toEqual(['paths./monumenten.get.responses.404.$ref']);
+  });
+
+  test('an HTTP error and a refused connection are named as such, each file once', async () => {
+    const doc = conformantDocument();
+    doc.paths['/monumenten'].get.responses['404'] = { $ref: `${base}/kapot.yaml#/NietGevonden` };
+    doc.paths['/monumenten'].get.responses['500'] = { $ref: `${refused}/gedeeld.yaml#/Fout` };
+    doc.paths['/monumenten'].get.responses['503'] = { $ref: `${refused}/gedeeld.yaml#/Fout` };
+    expect(summary(await findingsOf(CODE, doc))).toEqual([
+      ['error', 'paths./monumenten.get.responses.404.$ref', `Referenced file cannot be fetched (HTTP 500 Internal Server Error): ${base}/kapot.yaml. Its $ref stays unresolved: ${CHECK_URL}`],
+      ['error', 'paths./monumenten.get.responses.500.$ref', `Referenced file cannot be fetched (connection refused): ${refused}/gedeeld.yaml. Its 2 $refs stay unresolved: lint where its host can be reached, or keep a copy beside the description and refer to it by a relative path.`],
+    ]);
+  });
+
+  test('the offline resolver of the corpus run refuses http(s) in words that read as the cause', async () => {
+    const spectral = new Spectral({ resolver: createOfflineResolver() });
+    spectral.setRuleset(ruleset);
+    const doc = conformantDocument();
+    doc.paths['/monumenten'].get.responses['404'] = { $ref: 'https://voorbeeld.invalid/offline.yaml#/NietGevonden' };
+    const findings = (await lintText(spectral, JSON.stringify(doc), join(FIXTURES, 'inline.json'))).filter(({ code }) => code === CODE || code === 'invalid-ref');
+    expect(findings.map(({ code, message }) => [code, message])).toEqual([
+      [CODE, 'Referenced file cannot be fetched (offline run: http(s) $refs are not fetched, --network fetches them): https://voorbeeld.invalid/offline.yaml. Its $ref stays unresolved: lint where its host can be reached, or keep a copy beside the description and refer to it by a relative path.'],
+      ['invalid-ref', 'offline run: http(s) $refs are not fetched, --network fetches them: https://voorbeeld.invalid/offline.yaml'],
+    ]);
+  });
+
+  test('a pointer missing in a file that was fetched, and a missing local file, are still reported at each $ref', async () => {
+    const doc = conformantDocument();
+    doc.paths['/monumenten'].get.responses['404'] = { $ref: './ontbreekt-hier.yaml#/Fout' };
+    doc.paths['/monumenten'].get.responses['500'] = { $ref: './ontbreekt-hier.yaml#/Fout' };
+    expect(summary(await findingsOf(CODE, doc)).map(([, path, message]) => [path, message])).toEqual([
+      ['paths./monumenten.get.responses.404.$ref', 'Reference does not resolve: ./ontbreekt-hier.yaml#/Fout. Point the $ref at an existing definition.'],
+      ['paths./monumenten.get.responses.500.$ref', 'Reference does not resolve: ./ontbreekt-hier.yaml#/Fout. Point the $ref at an existing definition.'],
+    ]);
+  });
+});
+
+test.each([
+  ['FetchError: request to https://x.nl/a.yaml failed, reason: getaddrinfo EAI_AGAIN x.nl', 'DNS lookup failed', 'network'],
+  ['FetchError: request to https://x.nl/a.yaml failed, reason: connect ETIMEDOUT 10.0.0.1:443', 'timed out', 'network'],
+  ['OpenError: Page not found: https://x.nl/a.yaml', '404 Not Found', 'http'],
+  ['ReadError: 403 Forbidden', 'HTTP 403 Forbidden', 'http'],
+  ['FetchError: request to https://x.nl/a.yaml failed, reason: certificate has expired', 'certificate has expired', 'other'],
+  ['not read: https://x.nl/a.yaml is\n  outside   the origin', 'not read: is outside the origin', 'other'],
+  ['not fetched: https://y.nl is not the origin of the description', 'https://y.nl is not the origin of the description', 'other'],
+  ['ReadError: 502 Bad\u001b[31m Gateway', 'HTTP 502 Bad[31m Gateway', 'http'],
+  [`ReadError: 500 ${'x'.repeat(400)}`, `HTTP 500 ${'x'.repeat(290)}…`, 'http'],
+])('a resolver error is cleaned to one line without the URL: %s', (message, cause, kind) => {
+  expect(describeFetchFailure(message, 'https://x.nl/a.yaml')).toEqual({ cause, kind });
 });

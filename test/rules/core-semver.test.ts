@@ -37,6 +37,6 @@ test('a document without info gets the finding at the root', async () => {
   const doc = conformantDocument();
   delete doc.info;
   expect(summary(await findingsOf(CODE, doc))).toEqual([
-    ['error', '', 'API version is not SemVer 2.0.0: none. Use major.minor.patch, for example 1.0.0.'],
+    ['error', '', 'API version is missing. Add info.version in SemVer 2.0.0, for example 1.0.0.'],
   ]);
 });

@@ -2,6 +2,16 @@ import { conformantDocument } from '../fixtures/conformant.js';
 import { findingsOf, summary } from '../harness.js';
 
 const CODE = '/core/transport/no-sensitive-uris';
+const CITIZEN_NUMBER_ADVICE = 'Send it in the request body (for example of a POST on a search resource such as .../_zoek) or a header, or use a pseudonym.';
+const SECRET_ADVICE = 'Send it in a header (credentials in Authorization) or the request body.';
+const CITIZEN_NUMBER_WORDS = new Set(['bsn', 'bsnnr', 'burgerservicenummer', 'citizenservicenumber', 'anummer', 'administratienummer']);
+
+/** The message for a parameter `name` in `location`; the matched word is shown only where the name holds more. */
+function message(location: string, name: string, word: string): string {
+  const citizen = CITIZEN_NUMBER_WORDS.has(word);
+  const matched = name.toLowerCase().replace(/[^a-z0-9]/g, '') === word ? '' : ` (${word})`;
+  return `${location === 'query' ? 'Query' : 'Path'} parameter puts ${citizen ? 'a citizen identification number' : 'a secret'} in the URI: ${name}${matched}. ${citizen ? CITIZEN_NUMBER_ADVICE : SECRET_ADVICE}`;
+}
 
 test.each([
   ['bsn', 'query', 'bsn'],
@@ -15,7 +25,7 @@ test.each([
   const doc = conformantDocument();
   doc.paths['/monumenten'].get.parameters.push({ name, in: location, schema: { type: 'string' } });
   expect(summary(await findingsOf(CODE, doc))).toEqual([
-    ['warn', 'paths./monumenten.get.parameters.1.name', `${location === 'query' ? 'Query' : 'Path'} parameter carries sensitive information in the URI (${word}): ${name}. Send it in a header or the request body, or use a pseudonym.`],
+    ['warn', 'paths./monumenten.get.parameters.1.name', message(location, name, word)],
   ]);
 });
 
@@ -26,7 +36,7 @@ test('a path parameter shared through components and used at path level is repor
   doc.paths['/personen/{bsn}'] = { parameters: [{ $ref: '#/components/parameters/Bsn' }], get: { operationId: 'getPersoon', responses: response } };
   doc.paths['/personen/{bsn}/adressen'] = { parameters: [{ $ref: '#/components/parameters/Bsn' }], get: { operationId: 'getAdressen', responses: response } };
   expect(summary(await findingsOf(CODE, doc))).toEqual([
-    ['warn', 'components.parameters.Bsn.name', 'Path parameter carries sensitive information in the URI (bsn): bsn. Send it in a header or the request body, or use a pseudonym.'],
+    ['warn', 'components.parameters.Bsn.name', `Path parameter puts a citizen identification number in the URI: bsn. ${CITIZEN_NUMBER_ADVICE}`],
   ]);
 });
 
@@ -49,7 +59,7 @@ test.each([
   const doc = conformantDocument();
   doc.paths['/monumenten'].get.parameters.push({ name, in: 'query', schema: { type: 'string' } });
   expect(summary(await findingsOf(CODE, doc)).map(([, , message]) => message)).toEqual([
-    `Query parameter carries sensitive information in the URI (${word}): ${name}. Send it in a header or the request body, or use a pseudonym.`,
+    message('query', name, word),
   ]);
 });
 
@@ -68,4 +78,23 @@ test('a BSN-named parameter of any other type is still reported', async () => {
   const doc = conformantDocument();
   doc.paths['/monumenten'].get.parameters.push({ name: 'bsnAanwezig', in: 'query', schema: { type: 'string', enum: ['ja', 'nee'] } });
   expect(summary(await findingsOf(CODE, doc)).map(([, path]) => path)).toEqual(['paths./monumenten.get.parameters.1.name']);
+});
+
+describe('the A-nummer (administratienummer of the BRP) is a citizen identification number like the BSN', () => {
+  test.each([
+    ['aNummer', 'anummer'], ['anummer', 'anummer'], ['ANummer', 'anummer'], ['a_nummer', 'anummer'], ['a-nummer', 'anummer'],
+    ['inpA_nummer', 'anummer'], ['persoonANummer', 'anummer'], ['administratienummer', 'administratienummer'],
+  ])('%s in the query is reported as a citizen identification number', async (name, word) => {
+    const doc = conformantDocument();
+    doc.paths['/monumenten'].get.parameters.push({ name, in: 'query', schema: { type: 'string' } });
+    expect(summary(await findingsOf(CODE, doc))).toEqual([['warn', 'paths./monumenten.get.parameters.1.name', message('query', name, word)]]);
+  });
+
+  test('near misses pass: aantal, naam, nummer, huisnummer, anumberOfThings and the English aNumber', async () => {
+    const doc = conformantDocument();
+    for (const name of ['aantal', 'naam', 'nummer', 'huisnummer', 'nummeraanduiding', 'anumberOfThings', 'aNumber', 'anr', 'aNummerAanwezig']) {
+      doc.paths['/monumenten'].get.parameters.push({ name, in: 'query', schema: name === 'aNummerAanwezig' ? { type: 'boolean' } : { type: 'string' } });
+    }
+    expect(await findingsOf(CODE, doc)).toEqual([]);
+  });
 });

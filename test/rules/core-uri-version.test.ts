@@ -10,20 +10,29 @@ async function serverFindings(url: string, variables?: object) {
 }
 
 test.each([
-  ['https://api.example.nl/v1.2', 'Server URL carries more than the major version: https://api.example.nl/v1.2. Put only /v<major> in the URL, for example /v1.'],
-  ['https://api.example.nl/api/v1_0/', 'Server URL carries more than the major version: https://api.example.nl/api/v1_0/. Put only /v<major> in the URL, for example /v1.'],
-  ['https://api.example.nl/v+', 'Server URL has no /v<major> segment: https://api.example.nl/v+. Put the major version in the path once, for example https://api.example.nl/v1.'],
-  ['https://v1.example.nl/api', 'Server URL has no /v<major> segment: https://v1.example.nl/api. Put the major version in the path once, for example https://api.example.nl/v1.'],
-  ['https://api.example.nl/v1/v1', 'Server URL has more than one /v<major> segment: https://api.example.nl/v1/v1. Put the major version in the path once, for example https://api.example.nl/v1.'],
-  ['https://api.example.nl/apiv1', 'Server URL has no /v<major> segment: https://api.example.nl/apiv1. Put the major version in the path once, for example https://api.example.nl/v1.'],
-  ['https://api.example.nl/v2', 'Server URL major version differs from info.version 1.0.0: https://api.example.nl/v2. Use /v1.'],
+  ['https://api.example.nl/v1.2', 'Server URL carries more than the major version: https://api.example.nl/v1.2. Put only the major in the URL: https://api.example.nl/v1.'],
+  ['https://api.example.nl/api/v1_0/', 'Server URL carries more than the major version: https://api.example.nl/api/v1_0/. Put only the major in the URL: https://api.example.nl/api/v1/.'],
+  ['https://api.example.nl/v+', 'Server URL has no /v<major> segment: https://api.example.nl/v+. Put the major version in the path once, for example https://api.example.nl/v+/v1.'],
+  ['https://v1.example.nl/api', 'Server URL has no /v<major> segment: https://v1.example.nl/api. Put the major version in the path once, for example https://v1.example.nl/api/v1.'],
+  ['https://api.example.nl/v1/v1', 'Server URL has more than one /v<major> segment: https://api.example.nl/v1/v1. Keep one /v<major> segment and remove the others.'],
+  ['https://api.example.nl/apiv1', 'Server URL has no /v<major> segment: https://api.example.nl/apiv1. Put the major version in the path once, for example https://api.example.nl/apiv1/v1.'],
+  ['https://api.example.nl/v2', 'Server URL major version differs from info.version 1.0.0: https://api.example.nl/v2. Change the URL to https://api.example.nl/v1, or info.version to a 2.x.y version if the API is at major version 2.'],
 ])('%s is wrong', async (url, message) => {
   expect(await serverFindings(url)).toEqual([['error', 'servers.0.url', message]]);
 });
 
-test('variables are replaced by their defaults before the URL is judged', async () => {
+test('variables are replaced by their defaults before the URL is judged; the message shows the URL as written, and the default to change', async () => {
   expect(await serverFindings('https://{host}/{version}', { host: { default: 'api.example.nl' }, version: { default: 'v3' } })).toEqual([
-    ['error', 'servers.0.url', 'Server URL major version differs from info.version 1.0.0: https://api.example.nl/v3. Use /v1.'],
+    ['error', 'servers.0.url', 'Server URL major version differs from info.version 1.0.0: https://{host}/{version} ({version} defaults to v3). Set the default of {version} to v1, or info.version to a 3.x.y version if the API is at major version 3.'],
+  ]);
+  expect(await serverFindings('https://{host}/v{major}', { host: { default: 'api.example.nl' }, major: { default: '2', enum: ['2'] } })).toEqual([
+    ['error', 'servers.0.url', 'Server URL major version differs from info.version 1.0.0: https://{host}/v{major} ({major} defaults to 2). Set the default of {major} to 1, or info.version to a 2.x.y version if the API is at major version 2.'],
+  ]);
+  expect(await serverFindings('https://{host}/v{version}', { host: { default: 'api.example.nl' }, version: { default: '1.2' } })).toEqual([
+    ['error', 'servers.0.url', 'Server URL carries more than the major version: https://{host}/v{version} ({version} defaults to 1.2). Set the default of {version} to 1.'],
+  ]);
+  expect(await serverFindings('https://{host}/api', { host: { default: 'api.example.nl' } })).toEqual([
+    ['error', 'servers.0.url', 'Server URL has no /v<major> segment: https://{host}/api ({host} defaults to api.example.nl). Put the major version in the path once, for example https://{host}/api/v1.'],
   ]);
   expect(await serverFindings('https://{host}/{version}', { host: { default: 'api.example.nl' }, version: { default: 'v1' } })).toEqual([]);
 });
@@ -44,7 +53,7 @@ test.each(['https://api.example.nl/v1', '/api/v1', 'v1', 'https://api.example.nl
 
 test('a zero-padded major is wrong', async () => {
   expect(await serverFindings('https://api.example.nl/v01')).toEqual([
-    ['error', 'servers.0.url', 'Server URL has a major version with a leading zero: https://api.example.nl/v01. Write the major without leading zeros: /v1.'],
+    ['error', 'servers.0.url', 'Server URL has a major version with a leading zero: https://api.example.nl/v01. Write the major without leading zeros: https://api.example.nl/v1.'],
   ]);
 });
 
@@ -53,8 +62,8 @@ test('the advice names the major of info.version, and the version is quoted as w
   doc.info.version = '3.1.0+build.7';
   doc.servers = [{ url: 'https://api.example.nl/monumenten' }, { url: 'https://api.example.nl/v2' }];
   expect(summary(await findingsOf(CODE, doc))).toEqual([
-    ['error', 'servers.0.url', 'Server URL has no /v<major> segment: https://api.example.nl/monumenten. Put the major version in the path once, for example https://api.example.nl/v3.'],
-    ['error', 'servers.1.url', 'Server URL major version differs from info.version 3.1.0+build.7: https://api.example.nl/v2. Use /v3.'],
+    ['error', 'servers.0.url', 'Server URL has no /v<major> segment: https://api.example.nl/monumenten. Put the major version in the path once, for example https://api.example.nl/monumenten/v3.'],
+    ['error', 'servers.1.url', 'Server URL major version differs from info.version 3.1.0+build.7: https://api.example.nl/v2. Change the URL to https://api.example.nl/v3, or info.version to a 2.x.y version if the API is at major version 2.'],
   ]);
 });
 
@@ -63,7 +72,7 @@ test('the server of a Link Object is a server of the API; the servers of callbac
   doc.paths['/monumenten'].get.responses['200'].links = { Monument: { operationId: 'getMonument', server: { url: 'https://api.example.nl/monumenten' } } };
   doc.paths['/monumenten'].get.callbacks = { gewijzigd: { '{$request.query.url}': { servers: [{ url: 'https://client.example.nl' }], post: { responses: { '204': { description: 'Ontvangen' } } } } } };
   expect(summary(await findingsOf(CODE, doc))).toEqual([
-    ['error', 'paths./monumenten.get.responses.200.links.Monument.server.url', 'Server URL has no /v<major> segment: https://api.example.nl/monumenten. Put the major version in the path once, for example https://api.example.nl/v1.'],
+    ['error', 'paths./monumenten.get.responses.200.links.Monument.server.url', 'Server URL has no /v<major> segment: https://api.example.nl/monumenten. Put the major version in the path once, for example https://api.example.nl/monumenten/v1.'],
   ]);
 });
 
@@ -76,8 +85,8 @@ test('a Link Object into another description points at another API: its server n
   };
   doc.paths['/monumenten'].get.responses['200'].links = links;
   expect(summary(await findingsOf(CODE, doc))).toEqual([
-    ['error', 'paths./monumenten.get.responses.200.links.Kadaster.server.url', 'Server URL has no /v<major> segment: https://api.example.nl/kadaster. Put the major version in the path once, for example https://api.example.nl/v<major>.'],
-    ['error', 'paths./monumenten.get.responses.200.links.Zelf.server.url', 'Server URL major version differs from info.version 1.0.0: https://api.example.nl/v3. Use /v1.'],
+    ['error', 'paths./monumenten.get.responses.200.links.Kadaster.server.url', 'Server URL has no /v<major> segment: https://api.example.nl/kadaster. Put the major version in the path once, for example https://api.example.nl/kadaster/v<major>.'],
+    ['error', 'paths./monumenten.get.responses.200.links.Zelf.server.url', 'Server URL major version differs from info.version 1.0.0: https://api.example.nl/v3. Change the URL to https://api.example.nl/v1, or info.version to a 3.x.y version if the API is at major version 3.'],
   ]);
 });
 
@@ -87,6 +96,6 @@ test('the advice for another API\'s server names its own major, not this API\'s'
     Eigenaar: { operationRef: 'https://api.example.nl/personen/v3/openapi.json#/paths/~1personen/get', server: { url: 'https://api.example.nl/personen/v3.1' } },
   };
   expect(summary(await findingsOf(CODE, doc))).toEqual([
-    ['error', 'paths./monumenten.get.responses.200.links.Eigenaar.server.url', 'Server URL carries more than the major version: https://api.example.nl/personen/v3.1. Put only /v<major> in the URL, for example /v3.'],
+    ['error', 'paths./monumenten.get.responses.200.links.Eigenaar.server.url', 'Server URL carries more than the major version: https://api.example.nl/personen/v3.1. Put only the major in the URL: https://api.example.nl/personen/v3.'],
   ]);
 });

@@ -14,7 +14,7 @@ function withItems(parameters: unknown[]) {
 
 test('an OGC items operation without bbox is a warning', async () => {
   expect(summary(await findingsOf(CODE, withItems([{ $ref: '#/components/parameters/Crs' }])))).toEqual([
-    ['warn', 'paths./collections/{collectionId}/items.get.parameters', 'GET /collections/{collectionId}/items does not declare the query parameter bbox: it lists the features of a collection. Declare bbox (query).'],
+    ['warn', 'paths./collections/{collectionId}/items.get.parameters', 'GET /collections/{collectionId}/items does not declare the query parameter bbox (it lists the features of a collection). Add bbox to the parameters of the operation or of its path item.'],
   ]);
 });
 

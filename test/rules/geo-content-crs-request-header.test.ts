@@ -7,7 +7,7 @@ test('a POST whose body carries geometry without Content-Crs is an error', async
   const doc = geospatialDocument();
   doc.paths['/monumenten'].post.parameters = [];
   expect(summary(await findingsOf(CODE, doc))).toEqual([
-    ['error', 'paths./monumenten.post.parameters', 'POST /monumenten does not declare the header parameter Content-Crs: its request body carries geometry. Declare Content-Crs (header).'],
+    ['error', 'paths./monumenten.post.parameters', 'POST /monumenten does not declare the header parameter Content-Crs (its request body carries geometry). Add Content-Crs to the parameters of the operation or of its path item.'],
   ]);
 });
 

@@ -7,7 +7,7 @@ test('a 2xx response with geometry and without Content-Crs is an error at its he
   const doc = geospatialDocument();
   delete doc.paths['/monumenten'].get.responses['200'].headers['Content-Crs'];
   expect(summary(await findingsOf(CODE, doc))).toEqual([
-    ['error', 'paths./monumenten.get.responses.200.headers', 'Response does not declare the Content-Crs header: API-Version. Declare Content-Crs with the CRS URI of the geometry in the body.'],
+    ['error', 'paths./monumenten.get.responses.200.headers', 'Response does not declare the Content-Crs header. Declare Content-Crs with the CRS URI of the geometry in the body.'],
   ]);
 });
 

@@ -7,8 +7,8 @@ test('filter without filter-crs is a warning, also when filter is declared at pa
   const doc = geospatialDocument();
   doc.paths['/monumenten'].parameters = [{ name: 'filter', in: 'query', schema: { type: 'string' } }];
   expect(summary(await findingsOf(CODE, doc))).toEqual([
-    ['warn', 'paths./monumenten.get.parameters', 'GET /monumenten does not declare the query parameter filter-crs: it accepts filter. Declare filter-crs (query).'],
-    ['warn', 'paths./monumenten.post.parameters', 'POST /monumenten does not declare the query parameter filter-crs: it accepts filter. Declare filter-crs (query).'],
+    ['warn', 'paths./monumenten.get.parameters', 'GET /monumenten does not declare the query parameter filter-crs (it accepts filter). Add filter-crs to the parameters of the operation or of its path item.'],
+    ['warn', 'paths./monumenten.post.parameters', 'POST /monumenten does not declare the query parameter filter-crs (it accepts filter). Add filter-crs to the parameters of the operation or of its path item.'],
   ]);
 });
 

@@ -15,7 +15,7 @@ test('application/geo+json for a body that is no Feature or FeatureCollection is
   const doc = geospatialDocument();
   doc.paths['/monumenten'].get.responses['200'].content['application/geo+json'] = { schema: { type: 'array', items: { $ref: '#/components/schemas/Monument' } } };
   expect(summary(await findingsOf(CODE, doc))).toEqual([
-    ['warn', 'paths./monumenten.get.responses.200.content.application/geo+json', 'application/geo+json is offered for a body that is not a Feature or FeatureCollection: no GeoJSON object. Offer it as application/json.'],
+    ['warn', 'paths./monumenten.get.responses.200.content.application/geo+json', 'application/geo+json is offered for a body that is no GeoJSON object. Offer it as application/json.'],
   ]);
 });
 

@@ -18,9 +18,9 @@ test('an undescribed scope, a requirement without scopes and an undefined scope 
   doc.security = [{ oauth: [] }];
   doc.paths['/monumenten'].get.security = [{ oauth: ['monumenten:beheren'] }];
   expect(summary(await findingsOf(CODE, doc))).toEqual([
-    ['error', 'paths./monumenten.get.security.0.oauth.0', 'OAuth requirement names a scope oauth does not define: monumenten:beheren. Define it in the scheme\'s flows or use a defined scope.'],
+    ['error', 'paths./monumenten.get.security.0.oauth.0', 'OAuth requirement names a scope that oauth does not define: monumenten:beheren. Define it in the flows of oauth, or use one of monumenten:lezen, monumenten:schrijven.'],
     ['error', 'components.securitySchemes.oauth.flows.authorizationCode.scopes.monumenten:schrijven', 'OAuth scope has no description: monumenten:schrijven. Document what the scope grants.'],
-    ['error', 'security.0.oauth', 'OAuth requirement names no scope: oauth. Require the scope each resource needs.'],
+    ['error', 'security.0.oauth', 'OAuth requirement for oauth names no scope: []. Name the scopes the resource needs, from monumenten:lezen, monumenten:schrijven.'],
   ]);
 });
 
@@ -36,6 +36,6 @@ test('the security of a HEAD, OPTIONS or TRACE operation is judged too (/core/ht
   const { responses } = doc.paths['/monumenten'].get;
   doc.paths['/monumenten'].head = { operationId: 'headMonumenten', security: [{ oauth: ['onbekend'] }], responses };
   expect(summary(await findingsOf(CODE, doc))).toEqual([
-    ['error', 'paths./monumenten.head.security.0.oauth.0', 'OAuth requirement names a scope oauth does not define: onbekend. Define it in the scheme\'s flows or use a defined scope.'],
+    ['error', 'paths./monumenten.head.security.0.oauth.0', 'OAuth requirement names a scope that oauth does not define: onbekend. Define it in the flows of oauth, or use one of monumenten:lezen.'],
   ]);
 });
