@@ -7,9 +7,19 @@ import { cors } from './checks/cors.js';
 import { httpResponseCode } from './checks/http-response-code.js';
 import { securityHeaders } from './checks/security-headers.js';
 import { versionHeader } from './checks/version-header.js';
+import { geoCrsList } from './checks/geo-crs-list.js';
+import { geoContentCrsResponseHeader, geoCrsQueryParameter } from './checks/geo-crs-negotiation.js';
+import { geoBboxCrsQueryParameter, geoBboxQueryParameter } from './checks/geo-bbox.js';
+import { geoGeojsonResponse } from './checks/geo-geojson-response.js';
+
+/**
+ * The geospatial module's checks, run only for a geospatial API (live/geo/discover.ts). Content-Crs
+ * and the media type are judged on the responses the others caused, so they come last.
+ */
+export const GEO_CHECKS: LiveCheck[] = [geoCrsList, geoCrsQueryParameter, geoBboxQueryParameter, geoBboxCrsQueryParameter, geoGeojsonResponse, geoContentCrsResponseHeader];
 
 /**
  * The live checks, in the order they run. The last two judge every response the others caused,
- * so they come last. Later areas (TLS enumeration, CRS, signatures, OAuth) add their checks here.
+ * so they come last. Later areas (signatures, OAuth) add their checks here.
  */
-export const LIVE_CHECKS: LiveCheck[] = [publishOpenapi, tls, noTrailingSlash, httpMethods, cors, httpResponseCode, securityHeaders, versionHeader];
+export const LIVE_CHECKS: LiveCheck[] = [publishOpenapi, tls, noTrailingSlash, httpMethods, cors, httpResponseCode, ...GEO_CHECKS, securityHeaders, versionHeader];

@@ -1,7 +1,8 @@
 import { isObject, type JsonObject } from '../lib/json.js';
 import { HttpClient, type ClientOptions, type Exchange } from './http.js';
 import { concreteGetPaths, createContext, type CheckContext, type CheckOptions, type LiveCheck } from './context.js';
-import { LIVE_CHECKS } from './registry.js';
+import { GEO_CHECKS, LIVE_CHECKS } from './registry.js';
+import { geoTarget } from './geo/discover.js';
 import { lintInWorker, type LintOutcome, type ReferenceFetcher } from './lint/run-lint.js';
 import { describeAnswer, type CheckResult, type Report } from './report.js';
 import { packageVersion } from './version.js';
@@ -47,7 +48,9 @@ export async function runChecks(baseUrl: string, options: RunOptions): Promise<R
     ? Promise.resolve(undefined)
     : lintInWorker(described.body, described.url, { deadline: started + options.client.deadlineMs, memoryMb: options.lintMemoryMb ?? DEFAULT_LINT_MEMORY_MB }, sameOriginFetcher(client, described.url));
   const results: CheckResult[] = [];
-  const checks = options.liveChecks ?? LIVE_CHECKS;
+  // A discovery that throws still runs the geospatial checks: each reports the internal error.
+  const geospatial = await geoTarget(context).catch(() => 'failed' as const);
+  const checks = (options.liveChecks ?? LIVE_CHECKS).filter((check) => geospatial !== undefined || !GEO_CHECKS.includes(check));
   for (const [index, check] of checks.entries()) {
     options.onProgress?.({ check: check.code, index, total: checks.length, requests: client.requestCount });
     results.push(await runGuarded(check, context));
@@ -58,6 +61,8 @@ export async function runChecks(baseUrl: string, options: RunOptions): Promise<R
   const notices = options.client.insecure ? ['--insecure: certificates are NOT verified; /core/transport/tls is not done'] : [];
   if (context.description === undefined) notices.push(...(await missingDescriptionNotices(context, described)));
   if (lint !== undefined && lint.reason !== undefined) notices.push(lint.reason);
+  if (geospatial === undefined) notices.push('geospatial checks not run: not a geospatial API (no GeoJSON in the description, no /collections or /crss)');
+  else if (geospatial !== 'failed') notices.push(`geospatial checks run: ${geospatial.reason}`);
   if (context.needCredentials.size > 0) {
     const paths = [...context.needCredentials];
     notices.push(`not judged without credentials (the description protects ${paths.length === 1 ? 'it' : 'them'} and ${paths.length === 1 ? 'it' : 'they'} answered 401): ${paths.join(', ')}; give --header "Authorization: ..." to check ${paths.length === 1 ? 'it' : 'them'}`);

@@ -1,0 +1,138 @@
+import type { CheckContext, LiveCheck } from '../context.js';
+import type { Exchange } from '../http.js';
+import { describeAnswer, evidenceOf, noAnswerResult, type CheckResult, type Evidence } from '../report.js';
+import { CRS84, distanceMetres, isTransformable, normalCrsUri, sameCrs, toCrs84, type Position } from '../geo/crs.js';
+import { geoTarget, geometryResponses, getGeometry, type GeoSample, type GeoTarget } from '../geo/discover.js';
+import { geometryOf, identityOf, itemsOf, positionsOf } from '../geo/geojson.js';
+import { notGeospatial } from './geo-crs-list.js';
+
+/**
+ * How far a position may lie from where CRS84 puts it, after transformation, in metres. Servers
+ * transform with other methods than adr-check's proj4 7-parameter shift for RD New (RDNAPTRANS
+ * grids: within 1 m of it) and ETRS89 drifts from WGS84 by about 1 m in the Netherlands; a swapped
+ * axis, an ignored `crs` or a missing datum shift all miss by 100 m or (much) more.
+ */
+export const TOLERANCE_METRES = 5;
+/** CRSs compared per sample, and samples compared: enough to catch a fault, bounded in requests. */
+const MAX_CRSS = 6;
+const UNSUPPORTED_CRS = 'http://www.opengis.net/def/crs/EPSG/0/0';
+
+/**
+ * /geo/crs-query-parameter: the sample feature fetched with each advertised `crs` agrees with its
+ * CRS84 version after transformation (axis order per CRS); an unsupported `crs` gives 400.
+ */
+export const geoCrsQueryParameter: LiveCheck = {
+  code: '/geo/crs-query-parameter',
+  async run(context: CheckContext): Promise<CheckResult> {
+    const target = await geoTarget(context);
+    if (target === undefined) return notGeospatial(this.code);
+    const sample = target.samples[0];
+    if (sample === undefined) return noSample(this.code, target);
+    const problems: string[] = [];
+    const notes: string[] = [];
+    const evidence: Evidence[] = [];
+    const compared: string[] = [];
+    for (const crs of sample.collection.crs.filter((uri) => !sameCrs(uri, CRS84)).slice(0, MAX_CRSS)) {
+      if (!isTransformable(crs)) { notes.push(`${crs}: no transformation known to adr-check, not compared`); continue; }
+      const { exchange, body } = await getGeometry(context, target.style, sample.url, sample.url === sample.collection.itemsUrl ? 'items' : 'feature', { crs });
+      const problem = exchange.status === 200 ? comparison(sample, crs, body) : `crs=${crs}: ${describeAnswer(exchange)}, expected 200`;
+      if (problem === undefined) compared.push(crs);
+      else { problems.push(problem); evidence.push(evidenceOf(exchange, ['Content-Type', 'Content-Crs'], undefined, exchange.status !== 200)); }
+    }
+    const unsupported = await context.send({ method: 'GET', url: withCrs(sample.url, UNSUPPORTED_CRS), headers: { accept: acceptOf(target) } });
+    if (unsupported.status === undefined) return noAnswerResult(this.code, [`GET with an unsupported crs: no answer (${unsupported.error ?? 'unknown'})`]);
+    if (unsupported.status !== 400) { problems.push(`an unsupported crs (${UNSUPPORTED_CRS}) gives ${describeAnswer(unsupported)}, expected 400`); evidence.push(evidenceOf(unsupported, ['Content-Type', 'Content-Crs'])); }
+    if (problems.length > 0) return { code: this.code, verdict: 'fail', summary: '`crs` is not honoured as the geospatial module requires', details: [...problems, ...notes], evidence };
+    const what = compared.length === 0 ? 'no other CRS advertised to compare' : `${sample.identity} in ${compared.map(shortCrs).join(', ')} agrees with CRS84 within ${TOLERANCE_METRES} m`;
+    return { code: this.code, verdict: 'pass', summary: `${what}; an unsupported crs gives 400`, details: notes, evidence: [] };
+  },
+};
+
+/** What is wrong with the sample as fetched in `crs`, or undefined when every position agrees. */
+function comparison(sample: GeoSample, crs: string, body: unknown): string | undefined {
+  const item = sample.url === sample.collection.itemsUrl ? itemsOf(body).find((candidate) => identityOf(candidate) === sample.identity) : body;
+  const positions = positionsOf(geometryOf(item));
+  if (positions.length === 0) return `crs=${crs}: ${sample.identity} has no geometry in the answer`;
+  if (positions.length !== sample.positions.length) return `crs=${crs}: ${sample.identity} has ${positions.length} positions, in CRS84 ${sample.positions.length}`;
+  const distances = positions.map((position, index) => distanceMetres(toCrs84(crs, position) as Position, sample.positions[index] as Position));
+  const worst = Math.max(...distances.map((distance) => (Number.isFinite(distance) ? distance : Infinity)));
+  if (worst <= TOLERANCE_METRES) return undefined;
+  const swapped = positions.map((position, index) => distanceMetres(toCrs84(crs, [position[1], position[0]]) as Position, sample.positions[index] as Position));
+  const cause = Math.max(...swapped) <= TOLERANCE_METRES ? ': its axes are swapped' : sameAsCrs84(positions, sample.positions) ? ': the coordinates are CRS84, the crs was ignored' : '';
+  return `crs=${crs}: ${sample.identity} lies ${formatDistance(worst)} from where CRS84 puts it (tolerance ${TOLERANCE_METRES} m)${cause}; first position ${JSON.stringify(positions[0])}`;
+}
+
+function sameAsCrs84(positions: Position[], crs84: Position[]): boolean {
+  return positions.every((position, index) => distanceMetres(position, crs84[index] as Position) <= TOLERANCE_METRES);
+}
+
+function formatDistance(metres: number): string {
+  if (!Number.isFinite(metres)) return 'outside the CRS';
+  return metres >= 10_000 ? `${Math.round(metres / 1000).toLocaleString('en')} km` : `${Math.round(metres).toLocaleString('en')} m`;
+}
+
+export function shortCrs(uri: string): string {
+  const match = /\/(EPSG|OGC)\/[^/]+\/([^/]+)$/.exec(normalCrsUri(uri));
+  return match === null ? uri : match[1] === 'EPSG' ? `EPSG:${match[2]}` : (match[2] ?? uri);
+}
+
+function withCrs(url: string, crs: string): string {
+  const target = new URL(url);
+  target.searchParams.set('crs', crs);
+  return target.href;
+}
+
+function acceptOf(target: GeoTarget): string {
+  return target.style === 'ogc' ? 'application/geo+json' : 'application/json';
+}
+
+export function noSample(code: string, target: GeoTarget): CheckResult {
+  const where = target.collections.length === 0 ? 'no collection with geometry found' : `no feature with geometry in ${target.collections.map((collection) => collection.id).join(', ')}`;
+  return { code, verdict: 'skip', summary: `nothing to compare: ${where}`, details: [], evidence: [] };
+}
+
+/**
+ * /geo/content-crs-response-header: every response with geometry that the geospatial checks got
+ * carries Content-Crs, equal to the requested `crs`, or CRS84 when none was requested (angle
+ * brackets allowed, as OGC API Features part 2 writes it). Runs after the other geospatial checks.
+ */
+export const geoContentCrsResponseHeader: LiveCheck = {
+  code: '/geo/content-crs-response-header',
+  async run(context: CheckContext): Promise<CheckResult> {
+    const target = await geoTarget(context);
+    if (target === undefined) return notGeospatial(this.code);
+    const judged = geometryResponses(context).filter((response) => geometryOf(parseBody(response.exchange)) !== undefined || itemsOf(parseBody(response.exchange)).some((item) => geometryOf(item) !== undefined));
+    if (judged.length === 0) return noSample(this.code, target);
+    const wrong = judged.filter((response) => !contentCrsMatches(response.exchange, response.expectedCrs));
+    if (wrong.length > 0) {
+      return {
+        code: this.code,
+        verdict: 'fail',
+        summary: `${wrong.length} of ${judged.length} responses with geometry lack the right Content-Crs`,
+        details: wrong.slice(0, 10).map((response) => contentCrsProblem(response.exchange, response.expectedCrs)),
+        evidence: wrong.slice(0, 5).map((response) => evidenceOf(response.exchange, ['Content-Crs'])),
+      };
+    }
+    return { code: this.code, verdict: 'pass', summary: `all ${judged.length} responses with geometry carry Content-Crs with the requested CRS (CRS84 when none was asked)`, details: [], evidence: [] };
+  },
+};
+
+function parseBody(exchange: Exchange): unknown {
+  try {
+    return JSON.parse(exchange.body);
+  } catch {
+    return undefined;
+  }
+}
+
+function contentCrsMatches(exchange: Exchange, expected: string): boolean {
+  const value = exchange.headers['content-crs'];
+  return value !== undefined && sameCrs(value, expected);
+}
+
+function contentCrsProblem(exchange: Exchange, expected: string): string {
+  const query = new URL(exchange.url).search;
+  const value = exchange.headers['content-crs'];
+  const request = `GET ${new URL(exchange.url).pathname}${query === '' ? '' : decodeURIComponent(query)}`;
+  return value === undefined ? `${request} lacks Content-Crs (expected <${expected}>)` : `${request} has Content-Crs: ${value}, expected <${expected}>`;
+}

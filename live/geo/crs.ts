@@ -1,0 +1,92 @@
+import proj4 from 'proj4';
+
+/**
+ * The CRSs adr-check can transform, by URI, with the axis order the URI prescribes. proj4 works
+ * in longitude/latitude (or x/y) order, so a lat/lon CRS (EPSG:4326, EPSG:4258 as EPSG defines
+ * them) is swapped on the way in and out: that is exactly what catches a server with swapped axes.
+ */
+
+export const CRS84 = 'http://www.opengis.net/def/crs/OGC/1.3/CRS84';
+
+interface KnownCrs {
+  proj4: string;
+  /** Order of the two axes in the CRS's coordinates. */
+  axes: 'lon-lat' | 'lat-lon' | 'x-y';
+}
+
+const RD_NEW = '+proj=sterea +lat_0=52.15616055555555 +lon_0=5.38763888888889 +k=0.9999079 +x_0=155000 +y_0=463000 +ellps=bessel +towgs84=565.417,50.3319,465.552,-0.398957,0.343988,-1.8774,4.0725 +units=m +no_defs';
+
+const KNOWN: Record<string, KnownCrs> = {
+  [CRS84]: { proj4: '+proj=longlat +datum=WGS84 +no_defs', axes: 'lon-lat' },
+  'http://www.opengis.net/def/crs/EPSG/0/4326': { proj4: '+proj=longlat +datum=WGS84 +no_defs', axes: 'lat-lon' },
+  'http://www.opengis.net/def/crs/EPSG/0/4258': { proj4: '+proj=longlat +ellps=GRS80 +no_defs', axes: 'lat-lon' },
+  'http://www.opengis.net/def/crs/EPSG/0/28992': { proj4: RD_NEW, axes: 'x-y' },
+  'http://www.opengis.net/def/crs/EPSG/0/3857': { proj4: '+proj=merc +a=6378137 +b=6378137 +lat_ts=0 +lon_0=0 +x_0=0 +y_0=0 +k=1 +units=m +nadgrids=@null +no_defs', axes: 'x-y' },
+  'http://www.opengis.net/def/crs/EPSG/0/3035': { proj4: '+proj=laea +lat_0=52 +lon_0=10 +x_0=4321000 +y_0=3210000 +ellps=GRS80 +units=m +no_defs', axes: 'x-y' },
+};
+
+/** A CRS URI as servers write it: in angle brackets (OGC API Features part 2), over https, with a trailing slash. */
+export function normalCrsUri(value: string): string {
+  return value.trim().replace(/^<(.*)>$/, '$1').replace(/^https:/i, 'http:').replace(/\/+$/, '');
+}
+
+export function sameCrs(a: string, b: string): boolean {
+  return normalCrsUri(a) === normalCrsUri(b);
+}
+
+export function isTransformable(uri: string): boolean {
+  return KNOWN[normalCrsUri(uri)] !== undefined;
+}
+
+export type Position = [number, number];
+
+/** A position in `uri` to CRS84 (lon, lat); undefined for a CRS adr-check does not know. */
+export function toCrs84(uri: string, position: Position): Position | undefined {
+  const crs = KNOWN[normalCrsUri(uri)];
+  if (crs === undefined) return undefined;
+  const ordered: Position = crs.axes === 'lat-lon' ? [position[1], position[0]] : position;
+  const [lon, lat] = proj4(crs.proj4, KNOWN[CRS84]?.proj4 as string, ordered);
+  return [lon as number, lat as number];
+}
+
+/** A CRS84 position (lon, lat) in `uri`'s own axis order. */
+export function fromCrs84(uri: string, position: Position): Position | undefined {
+  const crs = KNOWN[normalCrsUri(uri)];
+  if (crs === undefined) return undefined;
+  const [a, b] = proj4(KNOWN[CRS84]?.proj4 as string, crs.proj4, position);
+  return crs.axes === 'lat-lon' ? [b as number, a as number] : [a as number, b as number];
+}
+
+/** Great-circle distance between two CRS84 positions, in metres (haversine on a 6,371 km sphere). */
+export function distanceMetres(a: Position, b: Position): number {
+  const radians = (degrees: number) => (degrees * Math.PI) / 180;
+  const dLat = radians(b[1] - a[1]);
+  const dLon = radians(b[0] - a[0]);
+  const h = Math.sin(dLat / 2) ** 2 + Math.cos(radians(a[1])) * Math.cos(radians(b[1])) * Math.sin(dLon / 2) ** 2;
+  return 2 * 6_371_000 * Math.asin(Math.min(1, Math.sqrt(h)));
+}
+
+/** [minLon, minLat, maxLon, maxLat] */
+export type Envelope = [number, number, number, number];
+
+/** The envelope, in `uri`'s axis order, of a CRS84 envelope's four corners transformed. */
+export function envelopeIn(uri: string, envelope: Envelope): Envelope | undefined {
+  const [minX, minY, maxX, maxY] = envelope;
+  const corners = ([[minX, minY], [minX, maxY], [maxX, minY], [maxX, maxY]] as Position[]).map((corner) => fromCrs84(uri, corner));
+  if (corners.some((corner) => corner === undefined || !corner.every(Number.isFinite))) return undefined;
+  return envelopeOf(corners as Position[]);
+}
+
+/** The CRS84 envelope of an envelope given in `uri`'s axis order. */
+export function envelopeToCrs84(uri: string, envelope: Envelope): Envelope | undefined {
+  const [minA, minB, maxA, maxB] = envelope;
+  const corners = ([[minA, minB], [minA, maxB], [maxA, minB], [maxA, maxB]] as Position[]).map((corner) => toCrs84(uri, corner));
+  if (corners.some((corner) => corner === undefined)) return undefined;
+  return envelopeOf(corners as Position[]);
+}
+
+export function envelopeOf(positions: Position[]): Envelope {
+  const xs = positions.map((position) => position[0]);
+  const ys = positions.map((position) => position[1]);
+  return [Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)];
+}

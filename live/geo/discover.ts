@@ -1,0 +1,175 @@
+import { asArray, asObject, isObject, type JsonObject } from '../../lib/json.js';
+import { isGeospatial } from '../../lib/geo.js';
+import type { CheckContext } from '../context.js';
+import type { Exchange } from '../http.js';
+import { CRS84, envelopeOf, toCrs84, type Envelope, type Position } from './crs.js';
+import { geometryOf, identityOf, itemsOf, parseJson, positionsOf } from './geojson.js';
+
+/**
+ * What the geospatial checks need, found from the API itself: where its CRS list is (OGC API
+ * Features `/collections`, or `/crss` for plain JSON APIs), its collections with their CRSs, and
+ * one sample feature per collection in CRS84 to compare every other CRS with.
+ */
+
+export interface GeoCollection {
+  id: string;
+  /** The CRS URIs advertised for this collection (its own list, or the global one). */
+  crs: string[];
+  storageCrs?: string;
+  /** Absolute URL of the items (OGC) or of the resource collection (plain JSON). */
+  itemsUrl: string;
+}
+
+export interface GeoSample {
+  collection: GeoCollection;
+  /** Where the sample is fetched again in other CRSs: the feature's own URL, or the collection's. */
+  url: string;
+  identity: string;
+  /** The sample's positions in CRS84, as the API gave them without `crs`. */
+  positions: Position[];
+  envelope: Envelope;
+}
+
+export interface GeoTarget {
+  style: 'ogc' | 'plain';
+  /** The CRS list request: GET /collections or GET /crss. */
+  list: Exchange;
+  /** Every CRS URI the API advertises anywhere. */
+  globalCrs: string[];
+  collections: GeoCollection[];
+  samples: GeoSample[];
+  /** Why the API counts as geospatial. */
+  reason: string;
+}
+
+const targets = new WeakMap<CheckContext, Promise<GeoTarget | undefined>>();
+
+/** Found once per run, shared by the geospatial checks. */
+export function geoTarget(context: CheckContext): Promise<GeoTarget | undefined> {
+  let target = targets.get(context);
+  if (target === undefined) {
+    target = discover(context);
+    targets.set(context, target);
+  }
+  return target;
+}
+
+const SAMPLED_COLLECTIONS = 3;
+
+async function discover(context: CheckContext): Promise<GeoTarget | undefined> {
+  const collections = await context.send({ method: 'GET', url: `${context.baseUrl}/collections`, headers: { accept: 'application/json' } });
+  const collectionsBody = collections.status === 200 ? parseJson(collections.body) : undefined;
+  if (isObject(collectionsBody) && Array.isArray(collectionsBody.collections)) {
+    const found = ogcCollections(context, collectionsBody);
+    return { style: 'ogc', list: collections, globalCrs: unique(found.flatMap((collection) => collection.crs).concat(stringsOf(collectionsBody.crs))), collections: found, samples: await samples(context, found, 'ogc'), reason: 'GET /collections lists feature collections' };
+  }
+  const crss = await context.send({ method: 'GET', url: `${context.baseUrl}/crss`, headers: { accept: 'application/json' } });
+  const crssBody = crss.status === 200 ? parseJson(crss.body) : undefined;
+  const declared = context.description !== undefined && isGeospatial(context.description);
+  if (isObject(crssBody) && Array.isArray(crssBody.crs)) {
+    const globalCrs = stringsOf(crssBody.crs);
+    const found = await plainCollections(context, globalCrs);
+    return { style: 'plain', list: crss, globalCrs, collections: found, samples: await samples(context, found, 'plain'), reason: 'GET /crss lists CRSs' };
+  }
+  if (!declared) return undefined;
+  // The description says geospatial, but neither list answered: the checks report what is missing.
+  const ogc = Object.keys(asObject(context.description?.paths)).some((path) => path === '/collections');
+  return { style: ogc ? 'ogc' : 'plain', list: ogc ? collections : crss, globalCrs: [], collections: [], samples: [], reason: 'the description carries geospatial data' };
+}
+
+function ogcCollections(context: CheckContext, body: JsonObject): GeoCollection[] {
+  const globalCrs = stringsOf(body.crs);
+  return asArray(body.collections).filter(isObject).flatMap((collection) => {
+    if (typeof collection.id !== 'string') return [];
+    const own = stringsOf(collection.crs);
+    // `#/crs` in a collection's list stands for the global list (OGC API Features part 2).
+    const crs = own.length === 0 ? globalCrs : unique(own.flatMap((uri) => (uri === '#/crs' ? globalCrs : [uri])));
+    const storage = typeof collection.storageCrs === 'string' ? collection.storageCrs : typeof collection.storageCRS === 'string' ? collection.storageCRS : undefined;
+    const itemsLink = asArray(collection.links).filter(isObject).find((link) => link.rel === 'items' && typeof link.href === 'string' && (link.type === undefined || /geo\+json/.test(String(link.type))));
+    const itemsUrl = sameOriginHref(context, itemsLink?.href) ?? `${context.baseUrl}/collections/${encodeURIComponent(collection.id)}/items`;
+    return [{ id: collection.id, crs, ...(storage === undefined ? {} : { storageCrs: storage }), itemsUrl }];
+  });
+}
+
+/** A link the API gave, only if it stays on the API's own origin: adr-check never follows a server elsewhere. */
+function sameOriginHref(context: CheckContext, href: unknown): string | undefined {
+  if (typeof href !== 'string') return undefined;
+  try {
+    const url = new URL(href, `${context.baseUrl}/`);
+    return url.origin === new URL(context.baseUrl).origin ? url.href : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Plain JSON APIs: the concrete GET paths whose answer embeds a GeoJSON geometry. */
+async function plainCollections(context: CheckContext, globalCrs: string[]): Promise<GeoCollection[]> {
+  const found: GeoCollection[] = [];
+  for (const path of context.getPaths) {
+    if (path === '' || path.startsWith('/openapi.') || path === '/crss' || found.length >= SAMPLED_COLLECTIONS) continue;
+    const answer = await context.get(path);
+    const body = answer.status === 200 ? parseJson(answer.body) : undefined;
+    if (itemsOf(body).some((item) => geometryOf(item) !== undefined) || geometryOf(body) !== undefined) found.push({ id: path, crs: globalCrs, itemsUrl: `${context.baseUrl}${path}` });
+  }
+  return found;
+}
+
+async function samples(context: CheckContext, collections: GeoCollection[], style: 'ogc' | 'plain'): Promise<GeoSample[]> {
+  const found: GeoSample[] = [];
+  for (const collection of collections.slice(0, SAMPLED_COLLECTIONS)) {
+    const { body } = await getGeometry(context, style, collection.itemsUrl, 'items', style === 'ogc' ? { limit: '10' } : {});
+    const items = itemsOf(body);
+    const item = items.find((candidate) => geometryOf(candidate) !== undefined) ?? (geometryOf(body) !== undefined ? asObject(body) : undefined);
+    if (item === undefined) continue;
+    const positions = positionsOf(geometryOf(item)).map((position) => toCrs84(CRS84, position) as Position);
+    if (positions.length === 0) continue;
+    const identity = identityOf(item);
+    const featureUrl = style === 'ogc' && (typeof item.id === 'string' || typeof item.id === 'number') ? `${collection.itemsUrl}/${encodeURIComponent(String(item.id))}` : undefined;
+    found.push({ collection, url: featureUrl ?? collection.itemsUrl, identity, positions, envelope: envelopeOf(positions) });
+  }
+  return found;
+}
+
+export function withQuery(url: string, query: Record<string, string>): string {
+  const target = new URL(url);
+  for (const [name, value] of Object.entries(query)) target.searchParams.set(name, value);
+  return target.href;
+}
+
+function stringsOf(value: unknown): string[] {
+  return asArray(value).filter((item): item is string => typeof item === 'string');
+}
+
+function unique(values: string[]): string[] {
+  return [...new Set(values)];
+}
+
+/** A response the geospatial checks caused that carries geometry, with the CRS it must be in. */
+export interface GeometryResponse {
+  exchange: Exchange;
+  /** The requested `crs`, or CRS84 when none was requested. */
+  expectedCrs: string;
+  kind: 'items' | 'feature' | 'plain';
+}
+
+const responses = new WeakMap<CheckContext, GeometryResponse[]>();
+
+export function geometryResponses(context: CheckContext): GeometryResponse[] {
+  let list = responses.get(context);
+  if (list === undefined) {
+    list = [];
+    responses.set(context, list);
+  }
+  return list;
+}
+
+/**
+ * GET of a geometry resource, recorded for /geo/content-crs-response-header and
+ * /geo/geojson-response: the Accept the API's style calls for, `crs` when one is asked for.
+ */
+export async function getGeometry(context: CheckContext, style: GeoTarget['style'], url: string, kind: GeometryResponse['kind'], query: Record<string, string> = {}): Promise<{ exchange: Exchange; body: unknown }> {
+  const exchange = await context.send({ method: 'GET', url: withQuery(url, query), headers: { accept: style === 'ogc' ? 'application/geo+json' : 'application/json' }, keepBody: true });
+  const body = exchange.status === 200 ? parseJson(exchange.body) : undefined;
+  if (exchange.status === 200) geometryResponses(context).push({ exchange, expectedCrs: query.crs ?? CRS84, kind: style === 'plain' ? 'plain' : kind });
+  return { exchange, body };
+}

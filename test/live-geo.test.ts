@@ -1,0 +1,51 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { main } from '../live/main.js';
+import type { Report } from '../live/report.js';
+import { startGeoJsonServer, type GeoJsonFault } from './support/geo-json-server.js';
+
+/** The live geospatial checks against a plain-JSON geospatial API (test support), with and without each fault. */
+const GEO_CODES = ['/geo/crs-list', '/geo/crs-query-parameter', '/geo/bbox-query-parameter', '/geo/bbox-crs-query-parameter', '/geo/geojson-response', '/geo/content-crs-response-header'];
+let folder: string;
+beforeAll(() => { folder = mkdtempSync(join(tmpdir(), 'adr-check-geo-')); });
+afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+async function geoVerdicts(faults: GeoJsonFault[]): Promise<{ verdicts: Record<string, string>; report: Report }> {
+  const server = await startGeoJsonServer(faults);
+  try {
+    const output = join(folder, `${faults.join('-') || 'clean'}.json`);
+    await main([server.baseUrl, '--format', 'json', '--output', output, '--timeout', '2000', '--deadline', '20'], {});
+    const report = JSON.parse(readFileSync(output, 'utf8')) as Report;
+    return { verdicts: Object.fromEntries(report.results.filter((result) => result.code.startsWith('/geo/')).map((result) => [result.code, result.verdict])), report };
+  } finally {
+    await server.close();
+  }
+}
+
+test('a plain-JSON geospatial API that does it right passes every geospatial check', async () => {
+  const { verdicts, report } = await geoVerdicts([]);
+  expect(verdicts).toEqual(Object.fromEntries(GEO_CODES.map((code) => [code, 'pass'])));
+  expect(report.notices).toContain('geospatial checks run: GET /crss lists CRSs');
+  const crs = report.results.find((result) => result.code === '/geo/crs-query-parameter');
+  expect(crs?.summary).toBe('0344100000012345 in EPSG:28992, EPSG:4258 agrees with CRS84 within 5 m; an unsupported crs gives 400');
+}, 60000);
+
+const CAUGHT_BY: Record<GeoJsonFault, [string, RegExp]> = {
+  'swap-axes': ['/geo/crs-query-parameter', /crs=http:\/\/www\.opengis\.net\/def\/crs\/EPSG\/0\/4258: 0344100000012345 lies [\d,]+ km from where CRS84 puts it \(tolerance 5 m\): its axes are swapped/],
+  'ignore-crs': ['/geo/crs-query-parameter', /crs=http:\/\/www\.opengis\.net\/def\/crs\/EPSG\/0\/28992: 0344100000012345 lies .+: the coordinates are CRS84, the crs was ignored/],
+  'unsupported-crs-200': ['/geo/crs-query-parameter', /^an unsupported crs \(http:\/\/www\.opengis\.net\/def\/crs\/EPSG\/0\/0\) gives 200, expected 400$/],
+  'no-content-crs': ['/geo/content-crs-response-header', /^GET \/v1\/gebouwen lacks Content-Crs \(expected <http:\/\/www\.opengis\.net\/def\/crs\/OGC\/1\.3\/CRS84>\)$/],
+  'ignore-bbox': ['/geo/bbox-query-parameter', /^bbox=-150\.001,-45\.001,-150,-45, away from every feature, selects 4 \(.+\): the bbox is not applied$/],
+  'ignore-bbox-crs': ['/geo/bbox-crs-query-parameter', /bbox-crs=http:\/\/www\.opengis\.net\/def\/crs\/EPSG\/0\/28992 misses 0344100000012345, which the same box in CRS84 selects: bbox-crs is not applied/],
+  'geojson-media-type': ['/geo/geojson-response', /^GET \/v1\/gebouwen has Content-Type: application\/geo\+json, expected application\/json with embedded geometry$/],
+  'crs84-not-listed': ['/geo/crs-list', /^the list lacks http:\/\/www\.opengis\.net\/def\/crs\/OGC\/1\.3\/CRS84, the default CRS$/],
+};
+
+test.each(Object.entries(CAUGHT_BY))('fault %s is caught by exactly %s', async (fault, [code, detail]) => {
+  const { verdicts, report } = await geoVerdicts([fault as GeoJsonFault]);
+  const failing = Object.entries(verdicts).filter(([, verdict]) => verdict !== 'pass').map(([name]) => name);
+  expect(failing).toEqual([code]);
+  expect(verdicts[code]).toBe('fail');
+  expect(report.results.find((result) => result.code === code)?.details).toContainEqual(expect.stringMatching(detail));
+}, 60000);

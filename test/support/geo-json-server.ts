@@ -1,0 +1,77 @@
+import proj4 from 'proj4';
+import { startHostile, type HostileServer } from './hostile-servers.js';
+
+/**
+ * A second geospatial API for the live geospatial checks, not the reference API: plain JSON in
+ * the style the geospatial module allows for APIs that do not follow OGC API Features. `/crss`
+ * lists the CRSs, `/gebouwen` is a resource collection with a GeoJSON geometry embedded in each
+ * resource (`geometrie`), stored in RD New. Its own proj4 definitions, so that the checker's
+ * transformations are not tested against themselves. Each fault breaks one behaviour.
+ */
+
+export type GeoJsonFault = 'swap-axes' | 'ignore-crs' | 'no-content-crs' | 'ignore-bbox' | 'ignore-bbox-crs' | 'unsupported-crs-200' | 'geojson-media-type' | 'crs84-not-listed';
+
+const CRS84 = 'http://www.opengis.net/def/crs/OGC/1.3/CRS84';
+const RD = 'http://www.opengis.net/def/crs/EPSG/0/28992';
+const ETRS89 = 'http://www.opengis.net/def/crs/EPSG/0/4258';
+const DEFINITIONS: Record<string, string> = {
+  [CRS84]: 'EPSG:4326',
+  [RD]: '+proj=sterea +lat_0=52.15616055555555 +lon_0=5.38763888888889 +k=0.9999079 +x_0=155000 +y_0=463000 +ellps=bessel +towgs84=565.417,50.3319,465.552,-0.398957,0.343988,-1.8774,4.0725 +units=m +no_defs',
+  [ETRS89]: '+proj=longlat +ellps=GRS80 +no_defs',
+};
+
+/** Buildings in Utrecht, RD New (x, y). */
+const GEBOUWEN: Array<{ identificatie: string; naam: string; rd: [number, number] }> = [
+  { identificatie: '0344100000012345', naam: 'Domtoren', rd: [136_849, 455_938] },
+  { identificatie: '0344100000023456', naam: 'Centraal Station', rd: [135_870, 456_000] },
+  { identificatie: '0344100000034567', naam: 'Stadhuis', rd: [136_610, 455_930] },
+  { identificatie: '0344100000045678', naam: 'Rietveld Schröderhuis', rd: [138_700, 455_500] },
+];
+
+function transform(position: [number, number], from: string, to: string, swap: boolean): [number, number] {
+  const fromLatLon = from === ETRS89;
+  const input: [number, number] = fromLatLon ? [position[1], position[0]] : position;
+  const [a, b] = proj4(DEFINITIONS[from] as string, DEFINITIONS[to] as string, input) as [number, number];
+  const latLon = to === ETRS89 && !swap;
+  return latLon ? [b, a] : [a, b];
+}
+
+export async function startGeoJsonServer(faults: GeoJsonFault[] = []): Promise<HostileServer> {
+  const has = (fault: GeoJsonFault) => faults.includes(fault);
+  const listed = has('crs84-not-listed') ? [RD, ETRS89] : [CRS84, RD, ETRS89];
+  const headers = { 'api-version': '1.0.0', 'cache-control': 'no-store' };
+  return startHostile((request, response) => {
+    const url = new URL(request.url ?? '/', 'http://localhost');
+    const send = (status: number, body: unknown, crs?: string) => {
+      const type = status >= 400 ? 'application/problem+json' : has('geojson-media-type') ? 'application/geo+json' : 'application/json';
+      response.writeHead(status, { ...headers, 'content-type': type, ...(crs === undefined || has('no-content-crs') ? {} : { 'content-crs': `<${crs}>` }) });
+      response.end(JSON.stringify(body));
+    };
+    if (url.pathname === '/v1/openapi.json') return send(200, { openapi: '3.0.3', info: { title: 'Gebouwen', version: '1.0.0' }, paths: { '/crss': {}, '/gebouwen': { get: { responses: { 200: { description: 'ok' } } } } } });
+    if (url.pathname === '/v1/crss') return send(200, { crs: listed });
+    if (url.pathname !== '/v1/gebouwen') return send(404, { status: 404, title: 'Niet gevonden' });
+    const requested = url.searchParams.get('crs') ?? CRS84;
+    const bboxCrs = url.searchParams.get('bbox-crs') ?? CRS84;
+    if (![CRS84, RD, ETRS89].includes(requested) && !has('unsupported-crs-200')) return send(400, { status: 400, title: 'Ongeldige crs' });
+    if (![CRS84, RD, ETRS89].includes(bboxCrs)) return send(400, { status: 400, title: 'Ongeldige bbox-crs' });
+    const outputCrs = [CRS84, RD, ETRS89].includes(requested) && !has('ignore-crs') ? requested : CRS84;
+    const bbox = url.searchParams.get('bbox')?.split(',').map(Number);
+    const selected = GEBOUWEN.filter(({ rd }) => {
+      if (bbox === undefined || bbox.length !== 4 || has('ignore-bbox')) return true;
+      const [minA, minB, maxA, maxB] = bbox as [number, number, number, number];
+      const from = has('ignore-bbox-crs') ? CRS84 : bboxCrs;
+      const corners = [[minA, minB], [maxA, maxB], [minA, maxB], [maxA, minB]].map((corner) => transform(corner as [number, number], from, RD, false));
+      const xs = corners.map((corner) => corner[0]);
+      const ys = corners.map((corner) => corner[1]);
+      return rd[0] >= Math.min(...xs) && rd[0] <= Math.max(...xs) && rd[1] >= Math.min(...ys) && rd[1] <= Math.max(...ys);
+    });
+    const gebouwen = selected.map(({ identificatie, naam, rd }) => ({
+      identificatie,
+      naam,
+      geometrie: { type: 'Point', coordinates: transform(rd, RD, outputCrs, has('swap-axes')).map((value) => Number(value.toFixed(outputCrs === RD ? 3 : 8))) },
+      _links: { self: { href: `/v1/gebouwen/${identificatie}` } },
+    }));
+    // With ignore-crs the requested CRS is still named: the coordinates are what is wrong.
+    send(200, { gebouwen, _links: { self: { href: '/v1/gebouwen' } } }, has('ignore-crs') ? requested : outputCrs);
+  });
+}
