@@ -52,6 +52,7 @@ function text(report: Report, options: RenderOptions): string {
     lines.push(`${paint(result.verdict, result.verdict.toUpperCase().padEnd(5))} ${result.code}  ${result.summary}`);
     if (result.verdict !== 'pass' && result.verdict !== 'skip') lines.push(...evidenceLines(result));
     for (const detail of result.details) lines.push(`${INDENT}- ${detail}`);
+    if (result.docs !== undefined && result.verdict !== 'pass') lines.push(`${INDENT}what it requests and compares: ${result.docs}`);
     const tables = result.tables ?? [];
     if (tables.length > 0 && (result.verdict !== 'pass' || options.verbose)) for (const table of tables) lines.push(...tableLines(table, INDENT));
     else if (tables.length > 0) lines.push(`${INDENT}(--verbose shows the ${count(tables.length, 'table')} of the enumeration)`);
@@ -136,6 +137,7 @@ function sarif(report: Report): object {
     .map((result) => ({
       ruleId: result.code,
       level: result.verdict === 'warn' ? 'warning' : 'error',
+      ...(result.docs === undefined ? {} : { properties: { docs: result.docs } }),
       message: { text: [result.summary, ...result.details].join(' ') },
       locations: [{ physicalLocation: { artifactLocation: { uri: result.evidence[0]?.url ?? report.target } } }],
     }));

@@ -41,6 +41,8 @@ export interface CheckResult {
   tables?: ReportTable[];
   /** The check threw: a defect of adr-check, not a verdict on the API. */
   internalError?: boolean;
+  /** The page that says what the check requests and compares, relative to the package root. */
+  docs?: string;
 }
 
 export interface LintSummary {

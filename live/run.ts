@@ -53,7 +53,8 @@ export async function runChecks(baseUrl: string, options: RunOptions): Promise<R
   const checks = (options.liveChecks ?? LIVE_CHECKS).filter((check) => geospatial !== undefined || !GEO_CHECKS.includes(check));
   for (const [index, check] of checks.entries()) {
     options.onProgress?.({ check: check.code, index, total: checks.length, requests: client.requestCount });
-    results.push(await runGuarded(check, context));
+    const result = await runGuarded(check, context);
+    results.push(GEO_CHECKS.includes(check) ? { ...result, docs: `docs/live/${check.code.slice(1).replace(/\//g, '-')}.md` } : result);
   }
   const lint = await linting;
   const firstAnswer = context.exchanges.find((exchange) => exchange.status !== undefined);

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { main } from '../live/main.js';
@@ -47,5 +47,7 @@ test.each(Object.entries(CAUGHT_BY))('fault %s is caught by exactly %s', async (
   const failing = Object.entries(verdicts).filter(([, verdict]) => verdict !== 'pass').map(([name]) => name);
   expect(failing).toEqual([code]);
   expect(verdicts[code]).toBe('fail');
-  expect(report.results.find((result) => result.code === code)?.details).toContainEqual(expect.stringMatching(detail));
+  const result = report.results.find((entry) => entry.code === code);
+  expect(result?.details).toContainEqual(expect.stringMatching(detail));
+  expect(existsSync(result?.docs ?? 'no docs')).toBe(true);
 }, 60000);
