@@ -137,7 +137,7 @@ function withToken(api: ReferenceApi, { headers = {}, ...rest }: Call): Call {
 }
 
 // The concrete GET paths a checker derives from the description, with the example ids filled in.
-const EXAMPLE_IDS: Record<string, string> = { monumentId: 'GM-0123', besluitId: 'BB-0042' };
+const EXAMPLE_IDS: Record<string, string> = { monumentId: 'GM-0123', besluitId: 'BB-0042', collectionId: 'monumenten', featureId: 'GM-0123' };
 const GET_PATHS = description.routes
   .filter((route) => route.operations.has('GET'))
   .map((route) => (route.template === '/' ? '' : route.template.replace(/\{(\w+)\}/g, (_, name: string) => EXAMPLE_IDS[name] ?? name)));
@@ -343,6 +343,82 @@ const transportTls: Probe = async (api) => {
   return problems;
 };
 
+// The geospatial module. Known positions of GM-0123 (Oude Waag), stored at RD (155041.75,
+// 463108.9); test/reference-api-geo.test.ts says where the numbers come from.
+const EPSG = (code: number): string => `http://www.opengis.net/def/crs/EPSG/0/${code}`;
+const CRS84 = 'http://www.opengis.net/def/crs/OGC/1.3/CRS84';
+const OUDE_WAAG: Array<[string, [number, number], number]> = [
+  [CRS84, [5.3878136, 52.1561511], 1e-6],
+  [EPSG(4258), [52.1561511, 5.3878136], 1e-6],
+  [EPSG(3857), [599768.67, 6828408.97], 0.05],
+  [EPSG(28992), [155041.75, 463108.9], 0.005],
+];
+const query = (values: Record<string, string>): string => `?${new URLSearchParams(values).toString()}`;
+// The Binnenstad, once in CRS84 and once as the same area in RD New.
+const BINNENSTAD_CRS84 = '5.385,52.154,5.391,52.158';
+const BINNENSTAD_RD = '154850,462870,155260,463315';
+
+function featureIds(answer: Answer): string[] {
+  return answer.status === 200 ? (json(answer).features as Array<{ id: string }>).map((feature) => feature.id).sort() : [`status ${answer.status}`];
+}
+
+const geoCrsList: Probe = async (api) => {
+  const problems: string[] = [];
+  const body = json(await apiCall(api, '/collections')) as { collections: Array<{ id: string; crs: string[]; storageCrs: string }> };
+  for (const collection of body.collections) expectThat(problems, collection.crs.includes(collection.storageCrs), `${collection.id}: storageCrs ${collection.storageCrs} not in its crs list`);
+  return problems;
+};
+
+const geoContentCrs: Probe = async (api) => {
+  const problems: string[] = [];
+  for (const [path, crs] of [['/collections/monumenten/items', CRS84], ['/collections/percelen/items/VBS01-K-1202', CRS84], [`/collections/monumenten/items/GM-0123${query({ crs: EPSG(28992) })}`, EPSG(28992)]] as const) {
+    const answer = await apiCall(api, path, { headers: { Accept: 'application/geo+json' } });
+    expectThat(problems, answer.headers['content-crs'] === `<${crs}>`, `${path}: Content-Crs ${String(answer.headers['content-crs'])}`);
+  }
+  return problems;
+};
+
+const geoCrs: Probe = async (api) => {
+  const problems: string[] = [];
+  for (const [crs, expected, tolerance] of OUDE_WAAG) {
+    const answer = await apiCall(api, `/collections/monumenten/items/GM-0123${query({ crs })}`);
+    const got = answer.status === 200 ? ((json(answer).geometry as { coordinates: number[] }).coordinates) : [];
+    const close = got.length === 2 && got.every((value, index) => Math.abs(value - (expected[index] as number)) <= tolerance);
+    expectThat(problems, close, `crs=${crs}: ${answer.status} ${JSON.stringify(got)}, expected ${JSON.stringify(expected)}`);
+  }
+  const unsupported = await apiCall(api, `/collections/monumenten/items${query({ crs: EPSG(4326) })}`);
+  expectThat(problems, unsupported.status === 400, `an unsupported crs: ${unsupported.status}`);
+  return problems;
+};
+
+const geoBbox: Probe = async (api) => {
+  const problems: string[] = [];
+  const inside = featureIds(await apiCall(api, `/collections/monumenten/items${query({ bbox: BINNENSTAD_CRS84, limit: '100' })}`));
+  expectThat(problems, inside.length > 0 && inside.length < 25, `bbox around the Binnenstad selects ${inside.length} of 25`);
+  const away = featureIds(await apiCall(api, `/collections/monumenten/items${query({ bbox: '4.88,52.36,4.92,52.38' })}`));
+  expectThat(problems, away.length === 0, `bbox in Amsterdam selects ${away.join(', ')}`);
+  return problems;
+};
+
+const geoBboxCrs: Probe = async (api) => {
+  const problems: string[] = [];
+  const inCrs84 = featureIds(await apiCall(api, `/collections/monumenten/items${query({ bbox: BINNENSTAD_CRS84, limit: '100' })}`));
+  const inRd = featureIds(await apiCall(api, `/collections/monumenten/items${query({ bbox: BINNENSTAD_RD, 'bbox-crs': EPSG(28992), limit: '100' })}`));
+  expectThat(problems, JSON.stringify(inRd) === JSON.stringify(inCrs84), `bbox-crs EPSG:28992 selects ${inRd.join(', ')}; the same area in CRS84 ${inCrs84.join(', ')}`);
+  const unsupported = await apiCall(api, `/collections/monumenten/items${query({ bbox: BINNENSTAD_RD, 'bbox-crs': EPSG(7415) })}`);
+  expectThat(problems, unsupported.status === 400, `an unsupported bbox-crs: ${unsupported.status}`);
+  return problems;
+};
+
+const geoGeojson: Probe = async (api) => {
+  const problems: string[] = [];
+  for (const path of ['/collections/monumenten/items', '/collections/percelen/items/VBS01-K-1202']) {
+    const answer = await apiCall(api, path);
+    expectThat(problems, answer.status === 200 && mediaType(answer) === 'application/geo+json', `${path}: ${answer.status} ${String(answer.headers['content-type'])}`);
+  }
+  return problems;
+};
+
 const PROBES: Record<string, Probe> = {
   '/core/version-header': versionHeader,
   '/core/no-trailing-slash': noTrailingSlash,
@@ -352,6 +428,12 @@ const PROBES: Record<string, Probe> = {
   '/core/http-response-code': httpResponseCode,
   '/core/publish-openapi': publishOpenapi,
   '/core/transport/tls': transportTls,
+  '/geo/crs-list': geoCrsList,
+  '/geo/content-crs-response-header': geoContentCrs,
+  '/geo/crs-query-parameter': geoCrs,
+  '/geo/bbox-query-parameter': geoBbox,
+  '/geo/bbox-crs-query-parameter': geoBboxCrs,
+  '/geo/geojson-response': geoGeojson,
 };
 
 // The probes only read (search is a POST, but a safe one), so they can run side by side.
@@ -438,10 +520,12 @@ describe('the conformant reference API', () => {
 
     test.each(description.routes.filter((route) => route.operations.has('GET') && route.template !== '/openapi.yaml').map((route) => route.template))('GET %s', async (template) => {
       const path = template === '/' ? '' : template.replace(/\{(\w+)\}/g, (_, name: string) => EXAMPLE_IDS[name] ?? name);
+      const produces = description.routes.find((route) => route.template === template)?.operations.get('GET')?.produces ?? '';
       const answer = await apiCall(api, path);
       expect(answer.status).toBe(200);
-      expect(answer.headers['content-type']).toBe('application/json');
-      expect(validate(schemaOf(template, 'get', '200'), json(answer))).toEqual([]);
+      expect(answer.headers['content-type']).toBe(produces);
+      expect(['application/json', 'application/geo+json']).toContain(produces);
+      expect(validate(schemaOf(template, 'get', '200', produces), json(answer))).toEqual([]);
     });
 
     test('problems are Probleem objects', async () => {
@@ -474,6 +558,14 @@ describe('the conformant reference API', () => {
           openapi: { href: `${api.baseUrl}/openapi.json` },
         },
       });
+      // OGC API Features part 1 (7.2): the landing page links to itself, the API description, the conformance classes and the data.
+      const links = (json(answer).links as Array<{ rel: string; href: string; type: string }>).map(({ rel, href, type }) => [rel, href, type]);
+      expect(links).toEqual([
+        ['self', api.baseUrl, 'application/json'],
+        ['service-desc', `${api.baseUrl}/openapi.json`, 'application/vnd.oai.openapi+json;version=3.0'],
+        ['conformance', `${api.baseUrl}/conformance`, 'application/json'],
+        ['data', `${api.baseUrl}/collections`, 'application/json'],
+      ]);
     });
 
     test('25 monuments in pages of pagina and paginaGrootte, with first, prev, next and last links', async () => {
@@ -970,6 +1062,81 @@ const BROKEN: Record<BreakSwitch, { check: string; evidence: (api: ReferenceApi)
       expect(answer.headers['content-type']).toBe('application/json');
     },
   },
+  'geo-storage-crs-not-listed': {
+    check: '/geo/crs-list',
+    evidence: async (api) => {
+      const percelen = json(await apiCall(api, '/collections/percelen')) as { crs: string[]; storageCrs: string };
+      expect(percelen.storageCrs).toBe(EPSG(7415));
+      expect(percelen.crs).not.toContain(percelen.storageCrs);
+      const monumenten = json(await apiCall(api, '/collections/monumenten')) as { crs: string[]; storageCrs: string };
+      expect(monumenten.crs).toContain(monumenten.storageCrs);
+    },
+  },
+  'geo-no-content-crs': {
+    check: '/geo/content-crs-response-header',
+    evidence: async (api) => {
+      const answer = await apiCall(api, `/collections/monumenten/items/GM-0123${query({ crs: EPSG(28992) })}`);
+      expect(answer.status).toBe(200);
+      expect(answer.headers['content-crs']).toBeUndefined();
+      expect((json(answer).geometry as { coordinates: number[] }).coordinates).toEqual([155041.75, 463108.9]);
+    },
+  },
+  'geo-crs-ignored': {
+    check: '/geo/crs-query-parameter',
+    evidence: async (api) => {
+      const answer = await apiCall(api, `/collections/monumenten/items/GM-0123${query({ crs: EPSG(28992) })}`);
+      expect(answer.headers['content-crs']).toBe(`<${EPSG(28992)}>`);
+      expect((json(answer).geometry as { coordinates: number[] }).coordinates).toEqual([5.3878136, 52.1561511]);
+    },
+  },
+  'geo-swapped-axes': {
+    check: '/geo/crs-query-parameter',
+    evidence: async (api) => {
+      const answer = await apiCall(api, `/collections/monumenten/items/GM-0123${query({ crs: EPSG(4258) })}`);
+      expect(answer.headers['content-crs']).toBe(`<${EPSG(4258)}>`);
+      expect((json(answer).geometry as { coordinates: number[] }).coordinates).toEqual([5.3878136, 52.1561511]);
+      const rd = await apiCall(api, `/collections/monumenten/items/GM-0123${query({ crs: EPSG(28992) })}`);
+      expect((json(rd).geometry as { coordinates: number[] }).coordinates).toEqual([155041.75, 463108.9]);
+    },
+  },
+  'geo-unsupported-crs-200': {
+    check: '/geo/crs-query-parameter',
+    evidence: async (api) => {
+      const answer = await apiCall(api, `/collections/monumenten/items/GM-0123${query({ crs: EPSG(4326) })}`);
+      expect(answer.status).toBe(200);
+      expect(answer.headers['content-crs']).toBe(`<${CRS84}>`);
+      expect((json(answer).geometry as { coordinates: number[] }).coordinates).toEqual([5.3878136, 52.1561511]);
+      expect((await apiCall(api, `/collections/monumenten/items${query({ bbox: BINNENSTAD_RD, 'bbox-crs': EPSG(4326) })}`)).status).toBe(400);
+    },
+  },
+  'geo-bbox-crs-ignored': {
+    check: '/geo/bbox-crs-query-parameter',
+    evidence: async (api) => {
+      const answer = await apiCall(api, `/collections/monumenten/items${query({ bbox: BINNENSTAD_RD, 'bbox-crs': EPSG(28992) })}`);
+      expect(answer.status).toBe(200);
+      expect(json(answer).numberMatched).toBe(0);
+      expect(featureIds(await apiCall(api, `/collections/monumenten/items${query({ bbox: BINNENSTAD_CRS84 })}`))).toHaveLength(6);
+    },
+  },
+  'geo-bbox-ignored': {
+    check: '/geo/bbox-query-parameter',
+    evidence: async (api) => {
+      const answer = await apiCall(api, `/collections/monumenten/items${query({ bbox: '4.88,52.36,4.92,52.38' })}`);
+      expect(answer.status).toBe(200);
+      expect(json(answer).numberMatched).toBe(25);
+      expect((await apiCall(api, `/collections/monumenten/items${query({ bbox: '5,53,4,52' })}`)).status).toBe(400);
+    },
+  },
+  'geo-items-as-json': {
+    check: '/geo/geojson-response',
+    evidence: async (api) => {
+      const items = await apiCall(api, '/collections/monumenten/items', { headers: { Accept: 'application/geo+json' } });
+      expect(items.headers['content-type']).toBe('application/json');
+      expect(json(items).type).toBe('FeatureCollection');
+      expect((await apiCall(api, '/collections/monumenten/items/GM-0123')).headers['content-type']).toBe('application/json');
+      expect((await apiCall(api, '/collections')).headers['content-type']).toBe('application/json');
+    },
+  },
 };
 
 test('BREAK_SWITCHES lists each fault switch once', () => {
@@ -1007,7 +1174,7 @@ describe('npm run reference-api', () => {
   test('a bad flag or an unknown switch: one line on stderr and exit code 2', async () => {
     const failure = await tsx(['--break', 'nope']).then(() => undefined, (error: { code: number; stderr: string }) => error);
     expect(failure?.code).toBe(2);
-    expect(failure?.stderr).toMatch(/^reference-api: unknown --break switch "nope"; known: no-api-version, .*http-serves-api \(see --help\)\n$/);
+    expect(failure?.stderr).toBe(`reference-api: unknown --break switch "nope"; known: ${BREAK_SWITCHES.join(', ')} (see --help)\n`);
   }, 60000);
 
   test.each([

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { optionsFrom, USAGE, UsageError } from './cli-options.js';
-import { BREAK_SWITCHES, startReferenceApi, type ReferenceApiOptions } from './server.js';
+import { BREAK_DESCRIPTIONS, BREAK_SWITCHES, startReferenceApi, type ReferenceApiOptions } from './server.js';
 
 /**
  * npm run reference-api -- [--port 8443] [--host 127.0.0.1] [--http-port 8080]
@@ -23,7 +23,9 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   if (options === 'help') {
-    process.stdout.write(`${USAGE}\nfault switches: ${BREAK_SWITCHES.join(', ')}\n`);
+    const width = Math.max(...BREAK_SWITCHES.map((name) => name.length));
+    const switches = BREAK_SWITCHES.map((name) => `  ${name.padEnd(width)}  ${BREAK_DESCRIPTIONS[name]}`);
+    process.stdout.write(`${USAGE}\nfault switches (--break SWITCH, repeatable), each breaking one rule:\n${switches.join('\n')}\n`);
     return;
   }
   const api = await startReferenceApi(options);
@@ -37,6 +39,7 @@ async function main(): Promise<void> {
     ...(api.httpOrigin === undefined ? [] : [`plain HTTP:    ${api.httpOrigin} (redirects to HTTPS)`]),
     `fault switches: ${breaks}`,
     `try: curl --cacert ${caFile} ${api.baseUrl}/monumenten`,
+    `     curl --cacert ${caFile} '${api.baseUrl}/collections/monumenten/items?limit=3&crs=http://www.opengis.net/def/crs/EPSG/0/28992'`,
     '',
   ].join('\n'));
   const stop = (): void => {

@@ -3,6 +3,7 @@ import {
   pageLinks, pageOf, registerBesluit, registerMonument, replaceMonument, search, where,
   type BesluitGegevens, type MonumentGegevens, type MonumentRecord, type Store, type StoreLimits,
 } from './data.js';
+import { GEO_HANDLERS, landingPageLinks, type GeoFaults } from './features.js';
 import { PROBLEMS, problem, type Reply } from './http.js';
 import type { SchemaValidator } from './validation.js';
 
@@ -25,6 +26,10 @@ export interface HandlerContext {
   instance: string;
   validate: SchemaValidator;
   documents: { json: string; yaml: string };
+  /** The geospatial faults the server was started with (all off for a conformant server). */
+  geo: GeoFaults;
+  /** Names of query parameters in the request that the operation does not declare. */
+  undeclaredQuery: string[];
 }
 
 export type Handler = (context: HandlerContext) => Reply;
@@ -79,6 +84,7 @@ const raadpleegBeginpunt: Handler = (context) => ok({
     zoeken: { href: `${context.base}/_search` },
     openapi: { href: `${context.base}/openapi.json` },
   },
+  links: landingPageLinks(context.base),
 });
 
 const raadpleegOpenapiJson: Handler = (context) => ({ status: 200, text: context.documents.json, mediaType: JSON_TYPE });
@@ -173,4 +179,5 @@ export const HANDLERS: Record<string, Handler> = {
   registreerBeschermingsbesluit,
   raadpleegBeschermingsbesluit,
   zoek,
+  ...GEO_HANDLERS,
 };

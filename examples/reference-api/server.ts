@@ -6,6 +6,7 @@ import { stringify } from 'yaml';
 import { BEARER_CHALLENGE, generateWriteToken, writeRefusal, writeTokenProblem } from './auth.js';
 import { createStore, type Store, type StoreLimits } from './data.js';
 import { allowedMethods, isHttpMethod, isObject, loadDescription, matchRoute, type Description, type Operation, type QueryParameter, type Route } from './description.js';
+import type { GeoFaults } from './features.js';
 import { HANDLERS, type HandlerContext } from './handlers.js';
 import { accepts, essence, PROBLEM_JSON, PROBLEMS, problem, type Reply } from './http.js';
 import { certificatesFor, suppliedCertificates, tlsServerOptions, type CertificateSet } from './tls.js';
@@ -32,9 +33,43 @@ export const BREAK_SWITCHES = [
   'accept-echoed',
   'no-hsts',
   'http-serves-api',
+  'geo-storage-crs-not-listed',
+  'geo-no-content-crs',
+  'geo-crs-ignored',
+  'geo-swapped-axes',
+  'geo-unsupported-crs-200',
+  'geo-bbox-crs-ignored',
+  'geo-bbox-ignored',
+  'geo-items-as-json',
 ] as const;
 
 export type BreakSwitch = (typeof BREAK_SWITCHES)[number];
+
+/** What each fault switch breaks, for `--help`; the README's table says the same. */
+export const BREAK_DESCRIPTIONS: Record<BreakSwitch, string> = {
+  'no-api-version': 'no API-Version header on any response',
+  'wrong-api-version': 'API-Version differs from info.version (patch + 1)',
+  'trailing-slash-redirect': 'a known path with / appended redirects (301) instead of 404',
+  'undeclared-method-200': 'an undeclared method gets 200',
+  '405-without-allow': 'the 405 has no Allow header',
+  'cors-echo-any-origin': 'every Origin is echoed in Access-Control-Allow-Origin',
+  'cors-wildcard-everywhere': 'Access-Control-Allow-Origin: * on every response',
+  'text-errors-with-stack': '404 and 500 come as text/plain with a stack trace',
+  'missing-security-header': 'no X-Content-Type-Options',
+  'openapi-yaml-differs': '/openapi.yaml has another info.title than /openapi.json',
+  'openapi-json-auth': '/openapi.json answers 401 without an Authorization header',
+  'accept-echoed': 'an unservable Accept gets 200 with that value as Content-Type',
+  'no-hsts': 'no Strict-Transport-Security',
+  'http-serves-api': 'the plain HTTP listener serves the API instead of redirecting',
+  'geo-storage-crs-not-listed': 'storageCrs of percelen (EPSG:7415) is not in its crs list',
+  'geo-no-content-crs': 'no Content-Crs header on responses with geometry',
+  'geo-crs-ignored': 'crs is echoed in Content-Crs, but the coordinates are always CRS84',
+  'geo-swapped-axes': 'EPSG:4258 coordinates come in lon/lat instead of lat/lon',
+  'geo-unsupported-crs-200': 'an unsupported crs gets 200 with CRS84 data instead of 400',
+  'geo-bbox-crs-ignored': 'bbox-crs is accepted, but the bbox is always read as CRS84',
+  'geo-bbox-ignored': 'bbox is accepted, but every feature is returned',
+  'geo-items-as-json': 'features and feature collections come as application/json, not application/geo+json',
+};
 
 export function isBreakSwitch(value: string): value is BreakSwitch {
   return (BREAK_SWITCHES as readonly string[]).includes(value);
@@ -75,7 +110,7 @@ export interface ReferenceApi {
 const MAX_BODY_BYTES = 1024 * 1024;
 const DEFAULT_ALLOWLIST = ['https://app.example.nl'];
 const PREFLIGHT_HEADERS = 'Accept, Authorization, Content-Type';
-const EXPOSED_HEADERS = 'API-Version, Location';
+const EXPOSED_HEADERS = 'API-Version, Content-Crs, Location';
 const DOCUMENT_PATHS = new Set(['/openapi.json', '/openapi.yaml']);
 
 // The headers /core/transport/security-headers asks for. default-src 'none' as well, since a
@@ -99,6 +134,7 @@ interface App {
   validate: SchemaValidator;
   documents: { json: string; yaml: string };
   writeToken: string;
+  geo: GeoFaults;
   /** Per connection the responses not yet finished, so a parse error never cuts into one under way. */
   responses: WeakMap<Duplex, Set<ServerResponse>>;
 }
@@ -122,6 +158,18 @@ function documentsFor(description: Description, breaks: ReadonlySet<BreakSwitch>
   if (!breaks.has('openapi-yaml-differs')) return { json, yaml: description.yamlText };
   const info = isObject(description.document.info) ? description.document.info : {};
   return { json, yaml: stringify({ ...description.document, info: { ...info, title: `${description.title} (concept)` } }) };
+}
+
+function geoFaultsOf(breaks: ReadonlySet<BreakSwitch>): GeoFaults {
+  return {
+    storageCrsNotListed: breaks.has('geo-storage-crs-not-listed'),
+    noContentCrs: breaks.has('geo-no-content-crs'),
+    crsIgnored: breaks.has('geo-crs-ignored'),
+    swappedAxes: breaks.has('geo-swapped-axes'),
+    bboxCrsIgnored: breaks.has('geo-bbox-crs-ignored'),
+    bboxIgnored: breaks.has('geo-bbox-ignored'),
+    itemsAsJson: breaks.has('geo-items-as-json'),
+  };
 }
 
 function header(request: IncomingMessage, name: string): string | undefined {
@@ -206,7 +254,19 @@ function optionsReply(app: App, route: Route, request: IncomingMessage, isDocume
   return { status: 204, headers: { Allow: allow, ...cors } };
 }
 
-function queryOf(operation: Operation, search: string, validate: SchemaValidator): { values: Record<string, unknown>; invalid: InvalidParam[] } {
+interface Query {
+  values: Record<string, unknown>;
+  invalid: InvalidParam[];
+  /** Names in the request that the operation does not declare. */
+  undeclared: string[];
+}
+
+/**
+ * The declared query parameters, validated against their schemas, defaults filled in. `lenient`
+ * names parameters whose invalid value is replaced by the default instead of refused: the
+ * `geo-unsupported-crs-200` fault, for `crs`.
+ */
+function queryOf(operation: Operation, search: string, validate: SchemaValidator, lenient: ReadonlySet<string>): Query {
   const given = new URLSearchParams(search);
   const values: Record<string, unknown> = {};
   const invalid: InvalidParam[] = [];
@@ -216,18 +276,43 @@ function queryOf(operation: Operation, search: string, validate: SchemaValidator
       invalid.push({ name: parameter.name, reason: 'mag maar één keer voorkomen' });
       continue;
     }
-    const value = all[0] === undefined ? parameter.schema.default : coerce(parameter, all[0]);
+    let value = all[0] === undefined ? parameter.schema.default : coerce(parameter.schema, all[0]);
     if (value === undefined) continue;
-    invalid.push(...validate(parameter.schemaPointer, value, parameter.name));
-    values[parameter.name] = value;
+    // A finding inside an array (`bbox`) is named by the parameter, not by the item's index.
+    const wrong = uniqueFindings(validate(parameter.schemaPointer, value, parameter.name).map((finding) => ({ ...finding, name: parameter.name })));
+    if (wrong.length > 0 && lenient.has(parameter.name)) value = parameter.schema.default;
+    else invalid.push(...wrong);
+    if (value !== undefined) values[parameter.name] = value;
   }
-  return { values, invalid };
+  const declared = new Set(operation.queryParameters.map((parameter) => parameter.name));
+  const undeclared = [...new Set(given.keys())].filter((name) => !declared.has(name));
+  return { values, invalid, undeclared };
 }
 
-// Query values are strings on the wire; numbers are compared as numbers by the schema.
-function coerce(parameter: QueryParameter, raw: string): unknown {
-  const numeric = parameter.schema.type === 'integer' || parameter.schema.type === 'number';
-  return numeric && /^-?\d+(\.\d+)?$/.test(raw) ? Number(raw) : raw;
+function uniqueFindings(findings: InvalidParam[]): InvalidParam[] {
+  const seen = new Set<string>();
+  return findings.filter((finding) => {
+    const key = `${finding.name}\u0000${finding.reason}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+const NUMBER = /^-?\d+(\.\d+)?$/;
+
+/**
+ * Query values are strings on the wire; numbers are compared as numbers by the schema. An array
+ * is the `form` style without explode that the description uses for them (`bbox=1,2,3,4`): its
+ * items are split at the commas and coerced in turn.
+ */
+function coerce(schema: QueryParameter['schema'], raw: string): unknown {
+  if (schema.type === 'array') {
+    const items = isObject(schema.items) ? schema.items : {};
+    return raw.split(',').map((item) => coerce(items, item));
+  }
+  const numeric = schema.type === 'integer' || schema.type === 'number';
+  return numeric && NUMBER.test(raw) ? Number(raw) : raw;
 }
 
 type BodyResult = { kind: 'ok'; text: string } | { kind: 'too-large' };
@@ -266,6 +351,9 @@ async function bodyOf(app: App, operation: Operation, request: IncomingMessage, 
   const invalid = app.validate(expected.schemaPointer, body);
   return invalid.length === 0 ? { body } : problem(PROBLEMS.ongeldigVerzoek, 'De request body voldoet niet aan het schema.', instance, invalid);
 }
+
+const LENIENT_CRS: ReadonlySet<string> = new Set(['crs']);
+const NOTHING_LENIENT: ReadonlySet<string> = new Set();
 
 function needsCredentials(app: App, operation: Operation, request: IncomingMessage): boolean {
   return app.breaks.has('openapi-json-auth') && operation.operationId === 'raadpleegOpenapiJson' && header(request, 'authorization') === undefined;
@@ -310,13 +398,16 @@ async function route(app: App, request: IncomingMessage): Promise<{ reply: Reply
   if (!acceptable && !app.breaks.has('accept-echoed')) {
     return done(problem(PROBLEMS.nietAanvaardbaar, `Deze resource is alleen leverbaar als ${operation.produces ?? ''}.`, instance));
   }
-  const query = queryOf(operation, target.search, app.validate);
+  const query = queryOf(operation, target.search, app.validate, app.breaks.has('geo-unsupported-crs-200') ? LENIENT_CRS : NOTHING_LENIENT);
   if (query.invalid.length > 0) return done(problem(PROBLEMS.ongeldigVerzoek, 'Een of meer query parameters zijn ongeldig.', instance, query.invalid));
   const body = await bodyOf(app, operation, request, instance);
   if ('status' in body) return done(body);
   const handler = HANDLERS[operation.operationId];
   if (handler === undefined) throw new Error(`no handler for operation ${operation.operationId}`);
-  const context: HandlerContext = { store: app.store, base: app.base, params: match.parameters, query: query.values, body: body.body, instance, validate: app.validate, documents: app.documents };
+  const context: HandlerContext = {
+    store: app.store, base: app.base, params: match.parameters, query: query.values, body: body.body, instance, validate: app.validate, documents: app.documents,
+    geo: app.geo, undeclaredQuery: query.undeclared,
+  };
   const reply = handler(context);
   // The `accept-echoed` fault: the unknown Accept value becomes the Content-Type.
   return done(acceptable ? reply : { ...reply, mediaType: accept ?? reply.mediaType });
@@ -501,6 +592,7 @@ export async function startReferenceApi(options: ReferenceApiOptions = {}): Prom
     validate: createSchemaValidator(description.document),
     documents: documentsFor(description, breaks),
     writeToken,
+    geo: geoFaultsOf(breaks),
     responses: new WeakMap(),
   };
   // requireHostHeader off: route() refuses a request without Host itself, with a problem.

@@ -36,6 +36,8 @@ function reasonOf(error: ErrorObject): string {
     case 'enum': return `moet een van deze waarden zijn: ${(params.allowedValues as unknown[]).map(String).join(', ')}`;
     case 'minLength': return `moet minstens ${String(params.limit)} teken(s) lang zijn`;
     case 'maxLength': return `mag hoogstens ${String(params.limit)} teken(s) lang zijn`;
+    case 'minItems': return `moet minstens ${String(params.limit)} waarde(n) hebben`;
+    case 'maxItems': return `mag hoogstens ${String(params.limit)} waarde(n) hebben`;
     case 'minimum': return `moet minstens ${String(params.limit)} zijn`;
     case 'maximum': return `moet ten hoogste ${String(params.limit)} zijn`;
     case 'pattern': return `moet voldoen aan het patroon ${String(params.pattern)}`;

@@ -1,0 +1,386 @@
+import {
+  bboxInStorage, bboxProblem, CRS84, crs84Extent, envelopeOf, geometryIn, intersects, isSupportedCrs, positionsOf, STORAGE_CRS, SUPPORTED_CRS,
+  type BboxSelection, type Envelope, type StoredGeometry, type SupportedCrs,
+} from './crs.js';
+import { besluitenVan, monumentHref, statusOf, type MonumentRecord, type Store } from './data.js';
+import { areaOf, MONUMENT_LOCATIONS, PERCELEN, type PerceelRecord } from './geodata.js';
+import type { Handler, HandlerContext } from './handlers.js';
+import { PROBLEMS, problem, type Reply } from './http.js';
+
+/**
+ * The OGC API Features side of the register (parts 1 and 2): the conformance declaration, the
+ * collections with their CRSs, and the features of each collection as GeoJSON, in the CRS the
+ * client asks for (`crs`), filtered by a bounding box in the CRS the client names (`bbox`,
+ * `bbox-crs`), a page at a time (`limit`, `offset`). The server has already validated every query
+ * parameter against the description (an unsupported `crs` or `bbox-crs` is not in the enum there,
+ * so it gets 400 before a handler runs); what a schema cannot say, a handler checks here.
+ */
+
+export const GEO_JSON = 'application/geo+json';
+const JSON_TYPE = 'application/json';
+
+/** The faults of the geospatial module that the server can be started with, one per break switch. */
+export interface GeoFaults {
+  /** `geo-storage-crs-not-listed`: storageCrs of percelen is a CRS its crs list lacks. */
+  storageCrsNotListed: boolean;
+  /** `geo-no-content-crs`: no Content-Crs header on responses with geometry. */
+  noContentCrs: boolean;
+  /** `geo-crs-ignored`: Content-Crs echoes `crs`, but the coordinates stay CRS84. */
+  crsIgnored: boolean;
+  /** `geo-swapped-axes`: EPSG:4258 comes in lon/lat instead of lat/lon. */
+  swappedAxes: boolean;
+  /** `geo-bbox-crs-ignored`: the bbox is always read as CRS84. */
+  bboxCrsIgnored: boolean;
+  /** `geo-bbox-ignored`: every feature is returned whatever the bbox. */
+  bboxIgnored: boolean;
+  /** `geo-items-as-json`: features and feature collections come as application/json. */
+  itemsAsJson: boolean;
+}
+
+export const NO_GEO_FAULTS: GeoFaults = {
+  storageCrsNotListed: false, noContentCrs: false, crsIgnored: false, swappedAxes: false, bboxCrsIgnored: false, bboxIgnored: false, itemsAsJson: false,
+};
+
+/** The conformance classes the API implements. */
+export const CONFORMANCE_CLASSES = [
+  'http://www.opengis.net/spec/ogcapi-features-1/1.0/conf/core',
+  'http://www.opengis.net/spec/ogcapi-features-1/1.0/conf/geojson',
+  'http://www.opengis.net/spec/ogcapi-features-2/1.0/conf/crs',
+];
+
+/** RD New with NAP heights: what the `geo-storage-crs-not-listed` fault claims the parcels are stored in. */
+const UNLISTED_STORAGE_CRS = 'http://www.opengis.net/def/crs/EPSG/0/7415';
+
+const DEFAULT_LIMIT = 10;
+/** A larger `limit` is no error (OGC API Features part 1, 7.15.3): it gives this many. */
+export const MAX_LIMIT = 100;
+
+interface Link {
+  href: string;
+  rel: string;
+  type: string;
+  title?: string;
+}
+
+interface GeoFeature {
+  id: string;
+  geometry: StoredGeometry;
+  properties: Record<string, unknown>;
+  /** Links beside self and collection, to the JSON resources the feature belongs with. */
+  related: Link[];
+}
+
+interface FeatureSource {
+  id: string;
+  title: string;
+  description: string;
+  /** The features in id order, lazily. */
+  features(store: Store, base: string): Iterable<GeoFeature>;
+  feature(store: Store, base: string, id: string): GeoFeature | undefined;
+  /** CRS84 extent of every feature the dataset holds. */
+  extent: Envelope;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The two collections
+
+function adresOf(record: MonumentRecord): string {
+  const { straatnaam, huisnummer, huisletter, huisnummertoevoeging, postcode, woonplaats } = record.adres;
+  const nummer = huisnummer === undefined ? '' : ` ${huisnummer}${huisletter ?? ''}${huisnummertoevoeging === undefined ? '' : `-${huisnummertoevoeging}`}`;
+  return `${straatnaam}${nummer}, ${postcode === undefined ? '' : `${postcode} `}${woonplaats}`;
+}
+
+function monumentFeature(store: Store, base: string, record: MonumentRecord): GeoFeature | undefined {
+  const location = MONUMENT_LOCATIONS[record.monumentId];
+  if (location === undefined) return undefined;
+  const { monumentId, naam, monumentType, bouwjaar, wijk } = record;
+  return {
+    id: monumentId,
+    geometry: { type: 'Point', coordinates: location },
+    properties: {
+      naam,
+      monumentType,
+      status: statusOf(besluitenVan(store, monumentId)),
+      ...(bouwjaar === undefined ? {} : { bouwjaar }),
+      ...(wijk === undefined ? {} : { wijk }),
+      adres: adresOf(record),
+    },
+    related: [{ href: monumentHref(base, monumentId), rel: 'alternate', type: JSON_TYPE, title: 'Het monument in het register' }],
+  };
+}
+
+const KADASTRALE_GROOTTE = new Map(PERCELEN.map((perceel) => [perceel.perceelId, Math.round(areaOf(perceel.geometry.coordinates))]));
+
+function perceelFeature(base: string, perceel: PerceelRecord): GeoFeature {
+  const { perceelId, kadastraleGemeentecode, sectie, perceelnummer, monumentId, omschrijving } = perceel;
+  return {
+    id: perceelId,
+    geometry: perceel.geometry,
+    properties: {
+      kadastraleAanduiding: `${kadastraleGemeentecode} ${sectie} ${perceelnummer}`,
+      kadastraleGemeentecode,
+      sectie,
+      perceelnummer,
+      kadastraleGrootte: KADASTRALE_GROOTTE.get(perceelId),
+      omschrijving,
+      monumentId,
+    },
+    related: [{ href: monumentHref(base, monumentId), rel: 'related', type: JSON_TYPE, title: 'Het monument op dit perceel' }],
+  };
+}
+
+const PERCELEN_BY_ID = new Map(PERCELEN.map((perceel) => [perceel.perceelId, perceel]));
+
+const SOURCES: readonly FeatureSource[] = [
+  {
+    id: 'monumenten',
+    title: 'Monumenten',
+    description: 'De ligging van de gemeentelijke monumenten van Voorbeeldstad, als punt.',
+    *features(store, base) {
+      for (const record of store.monumenten.values()) {
+        const feature = monumentFeature(store, base, record);
+        if (feature !== undefined) yield feature;
+      }
+    },
+    feature(store, base, id) {
+      const record = store.monumenten.get(id);
+      return record === undefined ? undefined : monumentFeature(store, base, record);
+    },
+    extent: crs84Extent(Object.values(MONUMENT_LOCATIONS)),
+  },
+  {
+    id: 'percelen',
+    title: 'Percelen',
+    description: 'De kadastrale percelen waarop gemeentelijke monumenten staan, als vlak.',
+    *features(_store, base) {
+      for (const perceel of PERCELEN) yield perceelFeature(base, perceel);
+    },
+    feature(_store, base, id) {
+      const perceel = PERCELEN_BY_ID.get(id);
+      return perceel === undefined ? undefined : perceelFeature(base, perceel);
+    },
+    extent: crs84Extent(PERCELEN.flatMap((perceel) => positionsOf(perceel.geometry))),
+  },
+];
+
+const SOURCES_BY_ID = new Map(SOURCES.map((source) => [source.id, source]));
+
+// ---------------------------------------------------------------------------------------------
+// Representations
+
+function collectionHref(base: string, collectionId: string): string {
+  return `${base}/collections/${encodeURIComponent(collectionId)}`;
+}
+
+function featureHref(base: string, collectionId: string, featureId: string): string {
+  return `${collectionHref(base, collectionId)}/items/${encodeURIComponent(featureId)}`;
+}
+
+function collectionResource(source: FeatureSource, base: string, faults: GeoFaults): Record<string, unknown> {
+  const self = collectionHref(base, source.id);
+  const storageCrs = source.id === 'percelen' && faults.storageCrsNotListed ? UNLISTED_STORAGE_CRS : STORAGE_CRS;
+  return {
+    id: source.id,
+    title: source.title,
+    description: source.description,
+    links: [
+      { href: self, rel: 'self', type: JSON_TYPE, title: `De collectie ${source.id}` },
+      { href: `${self}/items`, rel: 'items', type: GEO_JSON, title: `De features van ${source.id}` },
+    ],
+    extent: { spatial: { bbox: [source.extent], crs: CRS84 } },
+    itemType: 'feature',
+    crs: [...SUPPORTED_CRS],
+    storageCrs,
+  };
+}
+
+interface Output {
+  /** The CRS named in Content-Crs: the one asked for. */
+  crs: SupportedCrs;
+  /** The CRS the coordinates are in: the one asked for, unless the `geo-crs-ignored` fault. */
+  coordinates: SupportedCrs;
+  swapAxes: boolean;
+}
+
+function featureResource(feature: GeoFeature, collectionId: string, base: string, output: Output): Record<string, unknown> {
+  const self = featureHref(base, collectionId, feature.id);
+  return {
+    type: 'Feature',
+    id: feature.id,
+    geometry: geometryIn(output.coordinates, feature.geometry, { swapAxes: output.swapAxes }),
+    properties: feature.properties,
+    links: [
+      { href: self, rel: 'self', type: GEO_JSON, title: 'Deze feature' },
+      { href: collectionHref(base, collectionId), rel: 'collection', type: JSON_TYPE, title: `De collectie ${collectionId}` },
+      ...feature.related,
+    ],
+  };
+}
+
+function geoReply(context: HandlerContext, json: unknown, output: Output): Reply {
+  const headers: Record<string, string> = context.geo.noContentCrs ? {} : { 'Content-Crs': `<${output.crs}>` };
+  return { status: 200, json, mediaType: context.geo.itemsAsJson ? JSON_TYPE : GEO_JSON, headers };
+}
+
+/** The date-time of a response, ISO 8601 in UTC, to the second. */
+function timeStamp(): string {
+  return new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+// ---------------------------------------------------------------------------------------------
+// Query parameters, already valid against their schemas
+
+function sourceOf(context: HandlerContext): FeatureSource | undefined {
+  return SOURCES_BY_ID.get(context.params.collectionId ?? '');
+}
+
+function collectionNotFound(context: HandlerContext): Reply {
+  return problem(PROBLEMS.nietGevonden, `Er is geen collectie met deze identificatie; de collecties zijn ${SOURCES.map((source) => source.id).join(' en ')}.`, context.instance);
+}
+
+/**
+ * OGC API Features part 1 (7.15.2, /req/core/query-param-unknown): a query parameter the
+ * description does not declare for the operation gets 400, so a misspelt `bbox` is no silent
+ * "everything".
+ */
+function undeclaredQuery(context: HandlerContext): Reply | undefined {
+  if (context.undeclaredQuery.length === 0) return undefined;
+  const invalid = context.undeclaredQuery.map((name) => ({ name, reason: 'is geen parameter van deze operatie' }));
+  return problem(PROBLEMS.ongeldigVerzoek, 'Het verzoek bevat een onbekende query parameter.', context.instance, invalid);
+}
+
+function crsOf(context: HandlerContext, name: 'crs' | 'bbox-crs'): SupportedCrs {
+  const value = context.query[name];
+  return isSupportedCrs(value) ? value : CRS84;
+}
+
+function outputOf(context: HandlerContext): Output {
+  const crs = crsOf(context, 'crs');
+  return { crs, coordinates: context.geo.crsIgnored ? CRS84 : crs, swapAxes: context.geo.swappedAxes };
+}
+
+function integerOf(context: HandlerContext, name: string, fallback: number): number {
+  const value = context.query[name];
+  return typeof value === 'number' ? value : fallback;
+}
+
+interface BboxFilter {
+  given: number[];
+  crs: SupportedCrs;
+  selection: BboxSelection;
+}
+
+function bboxOf(context: HandlerContext): BboxFilter | undefined | Reply {
+  const given = context.query.bbox;
+  if (!Array.isArray(given)) return undefined;
+  const numbers = given as number[];
+  const crs = crsOf(context, 'bbox-crs');
+  const wrong = bboxProblem(numbers, crs);
+  if (wrong !== undefined) return problem(PROBLEMS.ongeldigVerzoek, 'De bbox is ongeldig.', context.instance, [{ name: 'bbox', reason: wrong }]);
+  // The `geo-bbox-crs-ignored` fault: the numbers are read as CRS84, whatever bbox-crs says.
+  const selection = bboxInStorage(numbers, context.geo.bboxCrsIgnored ? CRS84 : crs);
+  if (selection.kind === 'invalid') return problem(PROBLEMS.ongeldigVerzoek, 'De bbox is ongeldig.', context.instance, [{ name: 'bbox', reason: selection.reason }]);
+  return { given: numbers, crs, selection };
+}
+
+function selects(filter: BboxFilter | undefined, feature: GeoFeature, faults: GeoFaults): boolean {
+  if (filter === undefined || faults.bboxIgnored) return true;
+  if (filter.selection.kind !== 'envelope') return false;
+  return intersects(envelopeOf(positionsOf(feature.geometry)), filter.selection.envelope);
+}
+
+/** The items URL with the query a page link needs; values as the client gave them, defaults left out. */
+function itemsHref(base: string, collectionId: string, query: { crs: SupportedCrs; bbox: BboxFilter | undefined; limit: number; offset: number }): string {
+  const parts: string[] = [];
+  if (query.bbox !== undefined) {
+    parts.push(`bbox=${query.bbox.given.join(',')}`);
+    if (query.bbox.crs !== CRS84) parts.push(`bbox-crs=${encodeURIComponent(query.bbox.crs)}`);
+  }
+  if (query.crs !== CRS84) parts.push(`crs=${encodeURIComponent(query.crs)}`);
+  parts.push(`limit=${query.limit}`);
+  if (query.offset > 0) parts.push(`offset=${query.offset}`);
+  return `${collectionHref(base, collectionId)}/items?${parts.join('&')}`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Handlers, one per operationId
+
+const raadpleegConformance: Handler = () => ({ status: 200, json: { conformsTo: CONFORMANCE_CLASSES }, mediaType: JSON_TYPE });
+
+const raadpleegCollecties: Handler = (context) => ({
+  status: 200,
+  mediaType: JSON_TYPE,
+  json: {
+    links: [{ href: `${context.base}/collections`, rel: 'self', type: JSON_TYPE, title: 'De collecties' }],
+    crs: [...SUPPORTED_CRS],
+    collections: SOURCES.map((source) => collectionResource(source, context.base, context.geo)),
+  },
+});
+
+const raadpleegCollectie: Handler = (context) => {
+  const source = sourceOf(context);
+  if (source === undefined) return collectionNotFound(context);
+  return { status: 200, json: collectionResource(source, context.base, context.geo), mediaType: JSON_TYPE };
+};
+
+const raadpleegFeatures: Handler = (context) => {
+  const source = sourceOf(context);
+  if (source === undefined) return collectionNotFound(context);
+  const refused = undeclaredQuery(context);
+  if (refused !== undefined) return refused;
+  const bbox = bboxOf(context);
+  if (bbox !== undefined && 'status' in bbox) return bbox;
+  const output = outputOf(context);
+  const limit = Math.min(integerOf(context, 'limit', DEFAULT_LIMIT), MAX_LIMIT);
+  const offset = integerOf(context, 'offset', 0);
+  // One walk: the page's features are kept, the rest only counted.
+  const page: GeoFeature[] = [];
+  let matched = 0;
+  for (const feature of source.features(context.store, context.base)) {
+    if (!selects(bbox, feature, context.geo)) continue;
+    if (matched >= offset && matched < offset + limit) page.push(feature);
+    matched += 1;
+  }
+  const href = (at: number): string => itemsHref(context.base, source.id, { crs: output.crs, bbox, limit, offset: at });
+  const links: Link[] = [{ href: href(offset), rel: 'self', type: GEO_JSON, title: 'Deze pagina' }];
+  if (offset > 0) links.push({ href: href(Math.max(0, offset - limit)), rel: 'prev', type: GEO_JSON, title: 'De vorige pagina' });
+  if (offset + limit < matched) links.push({ href: href(offset + limit), rel: 'next', type: GEO_JSON, title: 'De volgende pagina' });
+  links.push({ href: collectionHref(context.base, source.id), rel: 'collection', type: JSON_TYPE, title: `De collectie ${source.id}` });
+  return geoReply(context, {
+    type: 'FeatureCollection',
+    timeStamp: timeStamp(),
+    numberMatched: matched,
+    numberReturned: page.length,
+    features: page.map((feature) => featureResource(feature, source.id, context.base, output)),
+    links,
+  }, output);
+};
+
+const raadpleegFeature: Handler = (context) => {
+  const source = sourceOf(context);
+  if (source === undefined) return collectionNotFound(context);
+  const refused = undeclaredQuery(context);
+  if (refused !== undefined) return refused;
+  const feature = source.feature(context.store, context.base, context.params.featureId ?? '');
+  if (feature === undefined) return problem(PROBLEMS.nietGevonden, `De collectie ${source.id} heeft geen feature met deze identificatie.`, context.instance);
+  const output = outputOf(context);
+  return geoReply(context, featureResource(feature, source.id, context.base, output), output);
+};
+
+export const GEO_HANDLERS: Record<string, Handler> = {
+  raadpleegConformance,
+  raadpleegCollecties,
+  raadpleegCollectie,
+  raadpleegFeatures,
+  raadpleegFeature,
+};
+
+/** The OGC links of the landing page (OGC API Features part 1, 7.2). */
+export function landingPageLinks(base: string): Link[] {
+  return [
+    { href: base, rel: 'self', type: JSON_TYPE, title: 'Dit beginpunt' },
+    { href: `${base}/openapi.json`, rel: 'service-desc', type: 'application/vnd.oai.openapi+json;version=3.0', title: 'De OpenAPI-beschrijving van deze API' },
+    { href: `${base}/conformance`, rel: 'conformance', type: JSON_TYPE, title: 'De conformiteitsklassen die deze API implementeert' },
+    { href: `${base}/collections`, rel: 'data', type: JSON_TYPE, title: 'De collecties met geodata' },
+  ];
+}
