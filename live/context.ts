@@ -1,3 +1,4 @@
+import type { JWK } from 'jose';
 import type { HttpClient, Exchange, RequestSpec } from './http.js';
 import type { CheckResult } from './report.js';
 import { asArray, asObject, entries, isObject, valueAt, type JsonObject } from '../lib/json.js';
@@ -12,6 +13,10 @@ export interface CheckOptions {
   plainHttpPort: number;
   /** The TLS enumeration's own budget, within the run's deadline; default TLS_DEADLINE_MS. */
   tlsDeadlineMs?: number;
+  /** Keys to verify signatures with (--signing-jwks), instead of the x5c certificate. */
+  signingJwks?: JWK[];
+  /** PEM of the CA the signing certificates must be issued under (--signing-ca). */
+  signingCa?: string;
 }
 
 /** A slow server must not spend the whole run on TLS probes: about 200 handshakes fit easily. */
@@ -39,6 +44,8 @@ export interface CheckContext {
 /** One area of live checks; later areas (TLS enumeration, CRS, signatures, OAuth) add theirs. */
 export interface LiveCheck {
   code: string;
+  /** For a module's checks: true when the API is in the module's scope, else why it is not (the check is then left out and the reason noted). */
+  applies?(context: CheckContext): Promise<true | string>;
   run(context: CheckContext): Promise<CheckResult>;
 }
 

@@ -47,10 +47,14 @@ export interface Exchange {
   headers: Record<string, string>;
   /** Each response header's name as the server spelled it, by lower-case name. */
   headerNames: Record<string, string>;
+  /** How many fields of each response header came, by lower-case name (a repeated one is joined in `headers`). */
+  headerCounts: Record<string, number>;
   /** The whole body when asked with keepBody, else its first EXCERPT_BYTES. */
   body: string;
   /** Bytes of body received (up to --max-body). */
   bodyBytes: number;
+  /** The body's bytes as received, when asked with keepBody (a digest needs them, not their UTF-8 reading). */
+  rawBody?: Buffer;
   /** The body was cut at --max-body: the server sent more. */
   bodyTruncated: boolean;
   /** Set when no complete response was read: timeout, refused, TLS failure, budget. */
@@ -135,7 +139,7 @@ export class HttpClient {
       request.on('response', (response) => {
         const body = new BoundedBody(this.options.maxBodyBytes, spec.keepBody === true ? this.options.maxBodyBytes : EXCERPT_BYTES);
         const tls = tlsInfo(response.socket as TLSSocket);
-        const done = () => finish({ status: response.statusCode, headers: flattenHeaders(response.headers), headerNames: spellingOf(response.rawHeaders), ...body.result(), tls });
+        const done = () => finish({ status: response.statusCode, headers: flattenHeaders(response.headers), headerNames: spellingOf(response.rawHeaders), headerCounts: countsOf(response.rawHeaders), ...body.result(), tls });
         response.on('data', (chunk: Buffer) => {
           if (body.add(chunk) === 'full') {
             response.destroy();
@@ -143,7 +147,7 @@ export class HttpClient {
           }
         });
         response.on('end', done);
-        response.on('error', (error) => finish({ status: response.statusCode, headers: flattenHeaders(response.headers), headerNames: spellingOf(response.rawHeaders), ...body.result(), error: describeError(error) }));
+        response.on('error', (error) => finish({ status: response.statusCode, headers: flattenHeaders(response.headers), headerNames: spellingOf(response.rawHeaders), headerCounts: countsOf(response.rawHeaders), ...body.result(), error: describeError(error) }));
       });
       if (spec.body !== undefined) request.write(spec.body);
       request.end();
@@ -151,7 +155,7 @@ export class HttpClient {
   }
 }
 
-const NO_RESPONSE = { headers: {}, headerNames: {}, body: '', bodyBytes: 0, bodyTruncated: false } as const;
+const NO_RESPONSE = { headers: {}, headerNames: {}, headerCounts: {}, body: '', bodyBytes: 0, bodyTruncated: false } as const;
 
 function failed(spec: RequestSpec, requestHeaders: Record<string, string>, error: string): Exchange {
   return { method: spec.method, url: spec.url, requestHeaders, ...NO_RESPONSE, error, durationMs: 0 };
@@ -182,8 +186,9 @@ class BoundedBody {
     return this.truncated ? 'full' : 'more';
   }
 
-  result(): { body: string; bodyBytes: number; bodyTruncated: boolean } {
-    return { body: Buffer.concat(this.chunks).toString('utf8'), bodyBytes: this.received, bodyTruncated: this.truncated };
+  result(): { body: string; bodyBytes: number; bodyTruncated: boolean; rawBody?: Buffer } {
+    const raw = Buffer.concat(this.chunks);
+    return { body: raw.toString('utf8'), bodyBytes: this.received, bodyTruncated: this.truncated, ...(this.keep === this.limit ? { rawBody: raw } : {}) };
   }
 }
 
@@ -203,6 +208,15 @@ function spellingOf(rawHeaders: string[]): Record<string, string> {
     names[name.toLowerCase()] ??= name;
   }
   return names;
+}
+
+function countsOf(rawHeaders: string[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (let index = 0; index < rawHeaders.length; index += 2) {
+    const name = (rawHeaders[index] ?? '').toLowerCase();
+    counts[name] = (counts[name] ?? 0) + 1;
+  }
+  return counts;
 }
 
 function tlsInfo(socket: TLSSocket): TlsInfo | undefined {

@@ -1,4 +1,5 @@
 import { readFileSync, writeFileSync } from 'node:fs';
+import type { JWK } from 'jose';
 import { parseArgs } from 'node:util';
 import { FORMATS, render, type Format } from './formats.js';
 import { count, type Report } from './report.js';
@@ -30,6 +31,8 @@ options:
   --max-body <bytes>       bytes read of one body at most (default 5000000)
   --concurrency <n>        requests at once (default 8)
   --lint-memory <mb>       heap of the static lint (default ${DEFAULT_LINT_MEMORY_MB})
+  --signing-jwks <file>    verify signatures with these keys (a JWK Set) instead of the x5c certificate
+  --signing-ca <file>      judge the trust of signing certificates: they must be issued under this CA (PEM)
   -h, --help               this text
   --version                the version of nlgov-adr
 
@@ -71,6 +74,8 @@ function parse(argv: string[], environment: NodeJS.ProcessEnv): Cli | 'help' | '
       'max-body': { type: 'string', default: '5000000' },
       concurrency: { type: 'string', default: '8' },
       'lint-memory': { type: 'string', default: String(DEFAULT_LINT_MEMORY_MB) },
+      'signing-jwks': { type: 'string' },
+      'signing-ca': { type: 'string' },
       output: { type: 'string' },
       verbose: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
@@ -105,7 +110,7 @@ function parse(argv: string[], environment: NodeJS.ProcessEnv): Cli | 'help' | '
         maxBodyBytes: positiveNumber('max-body', values['max-body']),
         concurrency: positiveNumber('concurrency', values.concurrency),
       },
-      checks: { unsafe: values.unsafe, insecure: values.insecure, allowedOrigin: values['cors-origin'], plainHttpPort: positiveNumber('plain-http-port', values['plain-http-port']), tlsDeadlineMs: positiveNumber('tls-deadline', values['tls-deadline']) * 1000 },
+      checks: { ...signingOptions(values['signing-jwks'], values['signing-ca']), unsafe: values.unsafe, insecure: values.insecure, allowedOrigin: values['cors-origin'], plainHttpPort: positiveNumber('plain-http-port', values['plain-http-port']), tlsDeadlineMs: positiveNumber('tls-deadline', values['tls-deadline']) * 1000 },
       extraPaths: values.path,
       lintMemoryMb: positiveNumber('lint-memory', values['lint-memory']),
     },
@@ -124,11 +129,28 @@ function positiveNumber(flag: string, value: string): number {
   return number;
 }
 
-function readCa(file: string): string {
+/** The signing keys and CA the user gives, read at start: a file that is not what it should be is a usage error. */
+function signingOptions(jwksFile: string | undefined, caFile: string | undefined): { signingJwks?: JWK[]; signingCa?: string } {
+  const options: { signingJwks?: JWK[]; signingCa?: string } = {};
+  if (jwksFile !== undefined) {
+    let keys: unknown;
+    try {
+      keys = (JSON.parse(readFileSync(jwksFile, 'utf8')) as { keys?: unknown }).keys;
+    } catch (error) {
+      throw new UsageError(`cannot read --signing-jwks ${jwksFile}: ${(error as Error).message}`);
+    }
+    if (!Array.isArray(keys) || keys.length === 0) throw new UsageError(`--signing-jwks ${jwksFile} is not a JWK Set (an object with a keys array)`);
+    options.signingJwks = keys as JWK[];
+  }
+  if (caFile !== undefined) options.signingCa = readCa(caFile, 'signing-ca');
+  return options;
+}
+
+function readCa(file: string, flag = 'ca'): string {
   try {
     return readFileSync(file, 'utf8');
   } catch (error) {
-    throw new UsageError(`cannot read --ca ${file}: ${(error as Error).message}`);
+    throw new UsageError(`cannot read --${flag} ${file}: ${(error as Error).message}`);
   }
 }
 

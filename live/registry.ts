@@ -11,15 +11,28 @@ import { geoCrsList } from './checks/geo-crs-list.js';
 import { geoContentCrsResponseHeader, geoCrsQueryParameter } from './checks/geo-crs-negotiation.js';
 import { geoBboxCrsQueryParameter, geoBboxQueryParameter } from './checks/geo-bbox.js';
 import { geoGeojsonResponse } from './checks/geo-geojson-response.js';
+import { signingMessage, signingPayload } from './checks/signing.js';
+import { geoTarget } from './geo/discover.js';
 
 /**
  * The geospatial module's checks, run only for a geospatial API (live/geo/discover.ts). Content-Crs
  * and the media type are judged on the responses the others caused, so they come last.
  */
-export const GEO_CHECKS: LiveCheck[] = [geoCrsList, geoCrsQueryParameter, geoBboxQueryParameter, geoBboxCrsQueryParameter, geoGeojsonResponse, geoContentCrsResponseHeader];
+export const GEO_CHECKS: LiveCheck[] = [geoCrsList, geoCrsQueryParameter, geoBboxQueryParameter, geoBboxCrsQueryParameter, geoGeojsonResponse, geoContentCrsResponseHeader].map(inGeoModule);
+
+function inGeoModule(check: LiveCheck): LiveCheck {
+  return {
+    code: check.code,
+    applies: async (context) => (await geoTarget(context)) !== undefined || 'not a geospatial API (no GeoJSON in the description, no /collections or /crss)',
+    run: (context) => check.run(context),
+  };
+}
+
+/** The signing module's checks, run where the description declares a signature header or a response carries one. */
+export const SIGNING_CHECKS: LiveCheck[] = [signingPayload, signingMessage];
 
 /**
  * The live checks, in the order they run. The last two judge every response the others caused,
  * so they come last. Later areas (signatures, OAuth) add their checks here.
  */
-export const LIVE_CHECKS: LiveCheck[] = [publishOpenapi, tls, noTrailingSlash, httpMethods, cors, httpResponseCode, ...GEO_CHECKS, securityHeaders, versionHeader];
+export const LIVE_CHECKS: LiveCheck[] = [publishOpenapi, tls, noTrailingSlash, httpMethods, cors, httpResponseCode, ...GEO_CHECKS, ...SIGNING_CHECKS, securityHeaders, versionHeader];

@@ -1,7 +1,7 @@
 import { isObject, type JsonObject } from '../lib/json.js';
 import { HttpClient, type ClientOptions, type Exchange } from './http.js';
 import { concreteGetPaths, createContext, type CheckContext, type CheckOptions, type LiveCheck } from './context.js';
-import { GEO_CHECKS, LIVE_CHECKS } from './registry.js';
+import { LIVE_CHECKS } from './registry.js';
 import { geoTarget } from './geo/discover.js';
 import { lintInWorker, type LintOutcome, type ReferenceFetcher } from './lint/run-lint.js';
 import { describeAnswer, type CheckResult, type Report } from './report.js';
@@ -48,13 +48,11 @@ export async function runChecks(baseUrl: string, options: RunOptions): Promise<R
     ? Promise.resolve(undefined)
     : lintInWorker(described.body, described.url, { deadline: started + options.client.deadlineMs, memoryMb: options.lintMemoryMb ?? DEFAULT_LINT_MEMORY_MB }, sameOriginFetcher(client, described.url));
   const results: CheckResult[] = [];
-  // A discovery that throws still runs the geospatial checks: each reports the internal error.
-  const geospatial = await geoTarget(context).catch(() => 'failed' as const);
-  const checks = (options.liveChecks ?? LIVE_CHECKS).filter((check) => geospatial !== undefined || !GEO_CHECKS.includes(check));
+  const { checks, leftOut } = await applicableChecks(options.liveChecks ?? LIVE_CHECKS, context);
   for (const [index, check] of checks.entries()) {
     options.onProgress?.({ check: check.code, index, total: checks.length, requests: client.requestCount });
     const result = await runGuarded(check, context);
-    results.push(GEO_CHECKS.includes(check) ? { ...result, docs: `docs/live/${check.code.slice(1).replace(/\//g, '-')}.md` } : result);
+    results.push(check.code.startsWith('/geo/') ? { ...result, docs: `docs/live/${check.code.slice(1).replace(/\//g, '-')}.md` } : result);
   }
   const lint = await linting;
   const firstAnswer = context.exchanges.find((exchange) => exchange.status !== undefined);
@@ -62,8 +60,9 @@ export async function runChecks(baseUrl: string, options: RunOptions): Promise<R
   const notices = options.client.insecure ? ['--insecure: certificates are NOT verified; /core/transport/tls is not done'] : [];
   if (context.description === undefined) notices.push(...(await missingDescriptionNotices(context, described)));
   if (lint !== undefined && lint.reason !== undefined) notices.push(lint.reason);
-  if (geospatial === undefined) notices.push('geospatial checks not run: not a geospatial API (no GeoJSON in the description, no /collections or /crss)');
-  else if (geospatial !== 'failed') notices.push(`geospatial checks run: ${geospatial.reason}`);
+  notices.push(...leftOut);
+  const geospatial = await geoTarget(context).catch(() => undefined);
+  if (geospatial !== undefined) notices.push(`geospatial checks run: ${geospatial.reason}`);
   if (context.needCredentials.size > 0) {
     const paths = [...context.needCredentials];
     notices.push(`not judged without credentials (the description protects ${paths.length === 1 ? 'it' : 'them'} and ${paths.length === 1 ? 'it' : 'they'} answered 401): ${paths.join(', ')}; give --header "Authorization: ..." to check ${paths.length === 1 ? 'it' : 'them'}`);
@@ -102,6 +101,28 @@ async function missingDescriptionNotices(context: CheckContext, described: Excha
     }
   }
   return notices;
+}
+
+/**
+ * The checks whose module applies to this API, and a notice per module left out. A module test
+ * that throws keeps its checks in: each then reports the internal error itself.
+ */
+async function applicableChecks(all: LiveCheck[], context: CheckContext): Promise<{ checks: LiveCheck[]; leftOut: string[] }> {
+  const checks: LiveCheck[] = [];
+  const reasons = new Map<string, string[]>();
+  for (const check of all) {
+    const applies = check.applies === undefined ? true : await check.applies(context).catch(() => true as const);
+    if (applies === true) checks.push(check);
+    else reasons.set(applies, [...(reasons.get(applies) ?? []), check.code]);
+  }
+  const leftOut = [...reasons].map(([reason, codes]) => `${moduleLabel(codes)} not run: ${reason}`);
+  return { checks, leftOut };
+}
+
+/** `/geo/* checks` for a whole module's codes, else the codes. */
+function moduleLabel(codes: string[]): string {
+  const prefix = /^\/[^/]+\//.exec(codes[0] ?? '')?.[0];
+  return codes.length > 1 && prefix !== undefined && codes.every((code) => code.startsWith(prefix)) ? `the ${prefix}* checks` : codes.join(', ');
 }
 
 /** A check that throws reports an error verdict: the other checks and the report go on. */
