@@ -17,6 +17,8 @@ export interface CheckOptions {
   signingJwks?: JWK[];
   /** PEM of the CA the signing certificates must be issued under (--signing-ca). */
   signingCa?: string;
+  /** The authorization server's metadata URL (--oauth-metadata), when the user names it. */
+  oauthMetadata?: string;
 }
 
 /** A slow server must not spend the whole run on TLS probes: about 200 handshakes fit easily. */

@@ -33,6 +33,7 @@ options:
   --lint-memory <mb>       heap of the static lint (default ${DEFAULT_LINT_MEMORY_MB})
   --signing-jwks <file>    verify signatures with these keys (a JWK Set) instead of the x5c certificate
   --signing-ca <file>      judge the trust of signing certificates: they must be issued under this CA (PEM)
+  --oauth-metadata <url>   the authorization server's metadata (RFC 8414), also on another host
   -h, --help               this text
   --version                the version of nlgov-adr
 
@@ -76,6 +77,7 @@ function parse(argv: string[], environment: NodeJS.ProcessEnv): Cli | 'help' | '
       'lint-memory': { type: 'string', default: String(DEFAULT_LINT_MEMORY_MB) },
       'signing-jwks': { type: 'string' },
       'signing-ca': { type: 'string' },
+      'oauth-metadata': { type: 'string' },
       output: { type: 'string' },
       verbose: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
@@ -110,7 +112,7 @@ function parse(argv: string[], environment: NodeJS.ProcessEnv): Cli | 'help' | '
         maxBodyBytes: positiveNumber('max-body', values['max-body']),
         concurrency: positiveNumber('concurrency', values.concurrency),
       },
-      checks: { ...signingOptions(values['signing-jwks'], values['signing-ca']), unsafe: values.unsafe, insecure: values.insecure, allowedOrigin: values['cors-origin'], plainHttpPort: positiveNumber('plain-http-port', values['plain-http-port']), tlsDeadlineMs: positiveNumber('tls-deadline', values['tls-deadline']) * 1000 },
+      checks: { ...signingOptions(values['signing-jwks'], values['signing-ca']), ...(values['oauth-metadata'] === undefined ? {} : { oauthMetadata: httpUrl('oauth-metadata', values['oauth-metadata']) }), unsafe: values.unsafe, insecure: values.insecure, allowedOrigin: values['cors-origin'], plainHttpPort: positiveNumber('plain-http-port', values['plain-http-port']), tlsDeadlineMs: positiveNumber('tls-deadline', values['tls-deadline']) * 1000 },
       extraPaths: values.path,
       lintMemoryMb: positiveNumber('lint-memory', values['lint-memory']),
     },
@@ -121,6 +123,11 @@ function parseHeader(line: string): [string, string] {
   const colon = line.indexOf(':');
   if (colon <= 0) throw new UsageError(`--header takes "Name: value", not ${line}`);
   return [line.slice(0, colon).trim().toLowerCase(), line.slice(colon + 1).trim()];
+}
+
+function httpUrl(flag: string, value: string): string {
+  if (!/^https?:\/\/[^/]/i.test(value)) throw new UsageError(`--${flag} takes an http(s) URL, not ${value}`);
+  return value;
 }
 
 function positiveNumber(flag: string, value: string): number {

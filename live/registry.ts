@@ -12,6 +12,7 @@ import { geoContentCrsResponseHeader, geoCrsQueryParameter } from './checks/geo-
 import { geoBboxCrsQueryParameter, geoBboxQueryParameter } from './checks/geo-bbox.js';
 import { geoGeojsonResponse } from './checks/geo-geojson-response.js';
 import { signingMessage, signingPayload } from './checks/signing.js';
+import { oauthFlows, oauthNoTokenInQuery } from './checks/oauth.js';
 import { geoTarget } from './geo/discover.js';
 
 /**
@@ -35,4 +36,7 @@ export const SIGNING_CHECKS: LiveCheck[] = [signingPayload, signingMessage];
  * The live checks, in the order they run. The last two judge every response the others caused,
  * so they come last. Later areas (signatures, OAuth) add their checks here.
  */
-export const LIVE_CHECKS: LiveCheck[] = [publishOpenapi, tls, noTrailingSlash, httpMethods, cors, httpResponseCode, ...GEO_CHECKS, ...SIGNING_CHECKS, securityHeaders, versionHeader];
+/** The OAuth profile's checks, run where the description has an oauth2 or openIdConnect scheme or --oauth-metadata is given. */
+export const OAUTH_CHECKS: LiveCheck[] = [oauthFlows, oauthNoTokenInQuery];
+
+export const LIVE_CHECKS: LiveCheck[] = [publishOpenapi, tls, noTrailingSlash, httpMethods, cors, httpResponseCode, ...GEO_CHECKS, ...SIGNING_CHECKS, ...OAUTH_CHECKS, securityHeaders, versionHeader];

@@ -1,0 +1,175 @@
+import { pathItemFor, type CheckContext, type LiveCheck } from '../context.js';
+import type { Exchange } from '../http.js';
+import { describeAnswer, evidenceOf, noAnswerResult, pathLabel, type CheckResult, type Evidence } from '../report.js';
+import { asArray, asObject, entries, isObject, type JsonObject } from '../../lib/json.js';
+
+/**
+ * The NL GOV OAuth profile as served: the authorization server's metadata (RFC 8414), found from
+ * the description's oauth2 or openIdConnect scheme on the API's own host, or given with
+ * --oauth-metadata; and the protected resources' answers with and without the token.
+ */
+
+interface Metadata { url: string; exchange: Exchange; document?: JsonObject; problem?: string }
+
+const found = new WeakMap<CheckContext, Promise<Metadata | string>>();
+
+/** The metadata, or why there is none to judge. Found once per run. */
+export function authorizationServer(context: CheckContext): Promise<Metadata | string> {
+  let metadata = found.get(context);
+  if (metadata === undefined) {
+    metadata = discover(context);
+    found.set(context, metadata);
+  }
+  return metadata;
+}
+
+function securitySchemes(context: CheckContext): JsonObject[] {
+  return entries(asObject(context.description?.components).securitySchemes).map(([, scheme]) => asObject(scheme)).filter((scheme) => scheme.type === 'oauth2' || scheme.type === 'openIdConnect');
+}
+
+export function usesOAuth(context: CheckContext): boolean {
+  return context.options.oauthMetadata !== undefined || securitySchemes(context).length > 0;
+}
+
+async function discover(context: CheckContext): Promise<Metadata | string> {
+  const given = context.options.oauthMetadata;
+  if (given !== undefined) return fetchMetadata(context, given, undefined);
+  const base = new URL(`${context.baseUrl}/`);
+  const endpoints = securitySchemes(context).flatMap((scheme) => (scheme.type === 'openIdConnect'
+    ? [{ url: scheme.openIdConnectUrl, direct: true }]
+    : Object.values(asObject(scheme.flows)).flatMap((flow) => [asObject(flow).tokenUrl, asObject(flow).authorizationUrl].map((url) => ({ url, direct: false })))));
+  for (const endpoint of endpoints) {
+    if (typeof endpoint.url !== 'string') continue;
+    let url: URL;
+    try {
+      url = new URL(endpoint.url, base);
+    } catch {
+      continue;
+    }
+    // adr-check sends nothing to a host its user did not name: another host needs --oauth-metadata.
+    if (url.hostname !== base.hostname) return `the authorization server is on another host (${url.host}): give --oauth-metadata <url> to check it`;
+    if (endpoint.direct) return fetchMetadata(context, url.href, undefined);
+    for (const candidate of metadataCandidates(url)) {
+      const metadata = await fetchMetadata(context, candidate.url, candidate.issuer);
+      if (metadata.document !== undefined) return metadata;
+    }
+  }
+  return 'no authorization server metadata found at the well-known locations of the oauth2 flow URLs';
+}
+
+/** RFC 8414 and OpenID Connect Discovery locations for every issuer a flow URL's path may sit under (nearest first, at most 3). */
+function metadataCandidates(endpoint: URL): Array<{ url: string; issuer: string }> {
+  const segments = endpoint.pathname.split('/').filter(Boolean).slice(0, -1);
+  const prefixes = segments.map((_, index) => `/${segments.slice(0, segments.length - index).join('/')}`).concat(['']).slice(0, 3);
+  return prefixes.flatMap((prefix) => [
+    { url: `${endpoint.origin}/.well-known/oauth-authorization-server${prefix}`, issuer: `${endpoint.origin}${prefix}` },
+    { url: `${endpoint.origin}${prefix}/.well-known/openid-configuration`, issuer: `${endpoint.origin}${prefix}` },
+  ]);
+}
+
+async function fetchMetadata(context: CheckContext, url: string, issuer: string | undefined): Promise<Metadata> {
+  const exchange = await context.send({ method: 'GET', url, anonymous: true, keepBody: true, headers: { accept: 'application/json' } });
+  if (exchange.status !== 200) return { url, exchange, problem: `GET ${url} answered ${describeAnswer(exchange)}` };
+  let document: unknown;
+  try {
+    document = JSON.parse(exchange.body);
+  } catch {
+    return { url, exchange, problem: `GET ${url} is not JSON` };
+  }
+  if (!isObject(document)) return { url, exchange, problem: `GET ${url} is not a JSON object` };
+  // RFC 8414 section 3.3: metadata whose issuer is not the one asked about must not be used.
+  if (issuer !== undefined && document.issuer !== issuer) return { url, exchange, problem: `GET ${url} names issuer ${JSON.stringify(document.issuer)}, expected ${issuer}` };
+  return { url, exchange, document };
+}
+
+const strings = (value: unknown) => asArray(value).filter((item): item is string => typeof item === 'string');
+
+/** What the profile forbids or requires in the metadata. */
+function metadataProblems(document: JsonObject): string[] {
+  const problems: string[] = [];
+  const responseTypes = strings(document.response_types_supported);
+  const withToken = responseTypes.filter((type) => type.split(' ').includes('token'));
+  if (withToken.length > 0) problems.push(`response_types_supported has ${withToken.map((type) => JSON.stringify(type)).join(', ')}: the implicit flow, which the profile forbids; offer "code" only`);
+  const grants = strings(document.grant_types_supported);
+  for (const grant of ['implicit', 'password']) if (grants.includes(grant)) problems.push(`grant_types_supported has ${grant}, which the profile forbids; remove it`);
+  const pkce = strings(document.code_challenge_methods_supported);
+  if (pkce.length === 0) problems.push('lacks code_challenge_methods_supported: the profile requires PKCE with S256; advertise ["S256"]');
+  else if (!pkce.includes('S256')) problems.push(`has code_challenge_methods_supported ${JSON.stringify(pkce)}, expected S256 among them (plain alone is not enough)`);
+  const authMethods = strings(document.token_endpoint_auth_methods_supported);
+  if (!authMethods.includes('private_key_jwt')) problems.push(`has token_endpoint_auth_methods_supported ${authMethods.length === 0 ? '(none)' : JSON.stringify(authMethods)}, expected private_key_jwt among them`);
+  for (const [name, value] of Object.entries(document)) {
+    if ((name === 'issuer' || name.endsWith('_endpoint') || name === 'jwks_uri') && typeof value === 'string' && !value.startsWith('https://')) problems.push(`has ${name} ${value}, expected an https URL`);
+  }
+  return problems;
+}
+
+export const oauthFlows: LiveCheck = {
+  code: 'nlgov:oauth-flows',
+  applies: async (context) => usesOAuth(context) || 'the description has no oauth2 or openIdConnect scheme and no --oauth-metadata was given',
+  async run(context: CheckContext): Promise<CheckResult> {
+    const metadata = await authorizationServer(context);
+    if (typeof metadata === 'string') return { code: this.code, verdict: 'skip', summary: `not judged: ${metadata}`, details: [], evidence: [] };
+    if (metadata.document === undefined) {
+      if (metadata.exchange.status === undefined) return noAnswerResult(this.code, [`GET ${metadata.url}: no answer (${metadata.exchange.error ?? 'unknown'})`]);
+      return { code: this.code, verdict: 'fail', summary: 'the authorization server metadata is not usable', details: [metadata.problem ?? ''], evidence: [evidenceOf(metadata.exchange, ['Content-Type'], undefined, true)] };
+    }
+    const problems = metadataProblems(metadata.document);
+    if (problems.length > 0) return { code: this.code, verdict: 'fail', summary: `the authorization server at ${String(metadata.document.issuer)} is not as the NL GOV OAuth profile requires`, details: problems, evidence: [evidenceOf(metadata.exchange, ['Content-Type'])] };
+    return { code: this.code, verdict: 'pass', summary: `${String(metadata.document.issuer)}: code flow only, PKCE S256, private_key_jwt, every endpoint https (${metadata.url})`, details: [], evidence: [] };
+  },
+};
+
+/** A protected GET, or with --unsafe a protected write, of a concrete path; undefined when there is none. */
+function protectedOperation(context: CheckContext): { method: string; path: string } | undefined {
+  const methods = context.options.unsafe ? ['get', 'post', 'put', 'patch', 'delete'] : ['get'];
+  for (const path of context.getPaths) {
+    const item = pathItemFor(context.description, path);
+    for (const method of methods) {
+      const operation = asObject(item[method]);
+      if (item[method] === undefined) continue;
+      const requirements = asArray(operation.security ?? context.description?.security);
+      if (requirements.length > 0 && requirements.every((requirement) => isObject(requirement) && Object.keys(requirement).length > 0)) return { method: method.toUpperCase(), path };
+    }
+  }
+  return undefined;
+}
+
+function bearerToken(context: CheckContext): string | undefined {
+  const header = context.client.options.headers.authorization;
+  const match = /^Bearer\s+(\S+)$/i.exec(header ?? '');
+  return match?.[1];
+}
+
+export const oauthNoTokenInQuery: LiveCheck = {
+  code: 'nlgov:oauth-no-token-in-query',
+  applies: async (context) => usesOAuth(context) || 'the description has no oauth2 or openIdConnect scheme and no --oauth-metadata was given',
+  async run(context: CheckContext): Promise<CheckResult> {
+    const operation = protectedOperation(context);
+    if (operation === undefined) return { code: this.code, verdict: 'skip', summary: `no concrete ${context.options.unsafe ? 'operation' : 'GET'} the description protects${context.options.unsafe ? '' : ' (--unsafe also probes protected writes)'}`, details: [], evidence: [] };
+    const url = `${context.baseUrl}${operation.path}`;
+    const label = `${operation.method} ${pathLabel(operation.path)}`;
+    const body = operation.method === 'GET' ? {} : { body: '{}', headers: { 'content-type': 'application/json' } };
+    const problems: string[] = [];
+    const evidence: Evidence[] = [];
+    const anonymous = await context.send({ method: operation.method, url, anonymous: true, ...body });
+    if (anonymous.status === undefined) return noAnswerResult(this.code, [`${label} without a token: no answer (${anonymous.error ?? 'unknown'})`]);
+    if (anonymous.status !== 401) problems.push(`${label} without a token answers ${describeAnswer(anonymous)}, expected 401`);
+    else {
+      if (!/^Bearer\b/i.test(anonymous.headers['www-authenticate'] ?? '')) problems.push(`${label} without a token: the 401 ${anonymous.headers['www-authenticate'] === undefined ? 'lacks WWW-Authenticate' : `has WWW-Authenticate: ${anonymous.headers['www-authenticate']}`}, expected Bearer`);
+      if (!/^application\/problem\+json/i.test(anonymous.headers['content-type'] ?? '')) problems.push(`${label} without a token: the 401 has Content-Type: ${anonymous.headers['content-type'] ?? '(none)'}, expected application/problem+json`);
+    }
+    if (problems.length > 0) evidence.push(evidenceOf(anonymous, ['WWW-Authenticate', 'Content-Type']));
+    const token = bearerToken(context);
+    const notes: string[] = [];
+    if (token === undefined) notes.push('with a token not tested: give --header "Authorization: Bearer <token>"');
+    else {
+      const authorized = await context.send({ method: operation.method, url, ...body });
+      if (authorized.status === 401 || authorized.status === undefined) problems.push(`${label} with the given token answers ${describeAnswer(authorized)}: the token is not accepted`);
+      const inQuery = await context.send({ method: operation.method, url: `${url}${url.includes('?') ? '&' : '?'}access_token=${encodeURIComponent(token)}`, anonymous: true, ...body });
+      if (inQuery.status !== 401 && inQuery.status !== 400) { problems.push(`${label} with the token in ?access_token= answers ${describeAnswer(inQuery)}: a token in the query string must be refused (401)`); evidence.push(evidenceOf(inQuery, ['WWW-Authenticate'])); }
+    }
+    if (problems.length > 0) return { code: this.code, verdict: 'fail', summary: 'the protected resource does not handle tokens as the profile requires', details: [...problems, ...notes], evidence };
+    return { code: this.code, verdict: 'pass', summary: `${label}: 401 Bearer problem+json without a token${token === undefined ? '' : '; the token works in the Authorization header and is refused in the query string'}`, details: notes, evidence: [] };
+  },
+};
+
