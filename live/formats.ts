@@ -1,7 +1,8 @@
 import { count, type CheckResult, type Report, type ReportTable, type Verdict } from './report.js';
 import { mapStrings, printable, redactText } from './redaction.js';
+import { html } from './html.js';
 
-export const FORMATS = ['text', 'json', 'junit', 'sarif', 'github-actions'] as const;
+export const FORMATS = ['text', 'json', 'junit', 'sarif', 'github-actions', 'html'] as const;
 export type Format = (typeof FORMATS)[number];
 
 const COLOURS: Record<Verdict, string> = { pass: '\u001b[32m', warn: '\u001b[33m', fail: '\u001b[31m', skip: '\u001b[90m', error: '\u001b[35m' };
@@ -32,6 +33,8 @@ export function render(report: Report, format: Format, options: RenderOptions): 
       return JSON.stringify(sarif(redacted), null, 2);
     case 'github-actions':
       return githubActions(safe());
+    case 'html':
+      return html(safe());
     default:
       return text(safe(), options);
   }
@@ -58,7 +61,7 @@ function text(report: Report, options: RenderOptions): string {
     else if (tables.length > 0) lines.push(`${INDENT}(--verbose shows the ${count(tables.length, 'table')} of the enumeration)`);
   }
   lines.push('', ...staticLines(report, options.verbose));
-  lines.push(`live: ${liveCounts(report.results)}; ${count(report.requests, 'request')} in ${report.durationMs} ms`);
+  lines.push(report.requests === 0 && report.results.length === 0 ? `live: not run (a static run); ${report.durationMs} ms` : `live: ${liveCounts(report.results)}; ${count(report.requests, 'request')} in ${report.durationMs} ms`);
   return lines.join('\n');
 }
 
@@ -84,7 +87,7 @@ function staticLines(report: Report, verbose: boolean): string[] {
   const lines = [`static: ${count(total, 'finding')} (${count(bySeverity('error'), 'error')}, ${count(bySeverity('warn'), 'warning')}, ${bySeverity('info')} info, ${count(bySeverity('hint'), 'hint')})`];
   const ordered = ['error', 'warn', 'info', 'hint'].flatMap((severity) => findings.filter((finding) => finding.severity === severity));
   const shown = verbose ? ordered : ordered.filter((finding) => finding.severity === 'error' || finding.severity === 'warn').slice(0, STATIC_SHOWN);
-  for (const finding of shown) lines.push(`${INDENT}${finding.severity.padEnd(5)} ${finding.code}  ${finding.path}  ${finding.message}${finding.source !== undefined && !finding.source.endsWith('/openapi.json') ? ` (in ${finding.source})` : ''}`);
+  for (const finding of shown) lines.push(`${INDENT}${finding.severity.padEnd(5)} ${finding.code}  ${finding.path}  ${finding.message}${finding.source !== undefined && finding.source !== report.document ? ` (in ${finding.source})` : ''}`);
   const hidden = ordered.length - shown.length;
   if (hidden > 0) lines.push(`${INDENT}(${count(hidden, 'more finding')} not shown: --verbose lists them all)`);
   if (report.lint.omitted > 0) lines.push(`${INDENT}(${count(report.lint.omitted, 'finding')} beyond the first ${findings.length} not kept)`);

@@ -4,16 +4,18 @@ import { parseArgs } from 'node:util';
 import { FORMATS, render, type Format } from './formats.js';
 import { count, type Report } from './report.js';
 import { printable, redactText, secretForms } from './redaction.js';
-import { DEFAULT_LINT_MEMORY_MB, runChecks, TargetError, type RunOptions } from './run.js';
+import { DEFAULT_LINT_MEMORY_MB, runChecks, runStatic, TargetError, type RunOptions } from './run.js';
 import { packageVersion } from './version.js';
 import { TLS_DEADLINE_MS } from './context.js';
 
 const HELP = `adr-check: tests a running API against the Dutch API Design Rules, and lints its description.
 
 usage: adr-check <base-url> [options]      (the base URL includes /v<major>)
+       adr-check --static <file> [options]  (lint a description on this machine, no live checks)
 
 options:
-  --format <name>          report format: text (default), json, junit, sarif, github-actions
+  --format <name>          report format: text (default), json, junit, sarif, github-actions, html
+  --static                 the argument is a description file: lint it only (its file $refs are read)
   --output <file>          write the report to a file instead of stdout
   --fail-on <level>        exit 1 from this level on: error (default) or warn
   --verbose                text: list every static finding and the full TLS tables
@@ -48,6 +50,8 @@ interface Cli {
   baseUrl: string;
   format: Format;
   verbose: boolean;
+  /** --static: baseUrl is a description file. */
+  staticOnly: boolean;
   failOn: 'error' | 'warn';
   output?: string;
   run: RunOptions;
@@ -80,15 +84,16 @@ function parse(argv: string[], environment: NodeJS.ProcessEnv): Cli | 'help' | '
       'oauth-metadata': { type: 'string' },
       output: { type: 'string' },
       verbose: { type: 'boolean', default: false },
+      static: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
       version: { type: 'boolean', default: false },
     },
   });
   if (values.help) return 'help';
   if (values.version) return 'version';
-  if (positionals.length !== 1) throw new UsageError(`give exactly one base URL. ${USAGE}`);
+  if (positionals.length !== 1) throw new UsageError(`give exactly one ${values.static ? 'description file' : 'base URL'}. ${USAGE}`);
   const baseUrl = positionals[0] as string;
-  if (!/^https?:\/\/[^/]/i.test(baseUrl)) throw new UsageError(`not an http(s) URL: ${baseUrl}`);
+  if (!values.static && !/^https?:\/\/[^/]/i.test(baseUrl)) throw new UsageError(`not an http(s) URL: ${baseUrl}`);
   if (!(FORMATS as readonly string[]).includes(values.format)) throw new UsageError(`unknown format: ${values.format} (one of ${FORMATS.join(', ')})`);
   if (values['fail-on'] !== 'error' && values['fail-on'] !== 'warn') throw new UsageError(`--fail-on is error or warn, not ${values['fail-on']}`);
   const headers = Object.fromEntries(values.header.map(parseHeader));
@@ -98,6 +103,7 @@ function parse(argv: string[], environment: NodeJS.ProcessEnv): Cli | 'help' | '
     baseUrl,
     format: values.format as Format,
     verbose: values.verbose,
+    staticOnly: values.static,
     failOn: values['fail-on'],
     output: values.output,
     secrets: [...Object.values(headers), ...(token ? [token] : [])],
@@ -204,7 +210,9 @@ export async function main(argv: string[], environment: NodeJS.ProcessEnv = proc
   const progress = progressLine();
   const forms = secretForms(cli.secrets);
   try {
-    const report = await runChecks(cli.baseUrl, { ...cli.run, onProgress: progress.update });
+    const report = cli.staticOnly
+      ? await runStatic(cli.baseUrl, { deadlineMs: cli.run.client.deadlineMs, ...(cli.run.lintMemoryMb === undefined ? {} : { lintMemoryMb: cli.run.lintMemoryMb }) })
+      : await runChecks(cli.baseUrl, { ...cli.run, onProgress: progress.update });
     progress.clear();
     const output = render(report, cli.format, { colour: cli.output === undefined && process.stdout.isTTY === true, verbose: cli.verbose, secrets: forms });
     if (cli.output === undefined) process.stdout.write(`${output}\n`);

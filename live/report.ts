@@ -56,6 +56,8 @@ export interface Report {
   /** What made the report: nlgov-adr's version, and the ruleset's that linted the description. */
   tool: { name: string; version: string; ruleset: string };
   target: string;
+  /** Where the linted description came from (its URL, or the file of a static run). */
+  document?: string;
   startedAt: string;
   durationMs: number;
   requests: number;

@@ -1,3 +1,5 @@
+import { readFile } from 'node:fs/promises';
+import { resolve as resolvePath } from 'node:path';
 import { isObject, type JsonObject } from '../lib/json.js';
 import { HttpClient, type ClientOptions, type Exchange } from './http.js';
 import { concreteGetPaths, createContext, type CheckContext, type CheckOptions, type LiveCheck } from './context.js';
@@ -71,6 +73,7 @@ export async function runChecks(baseUrl: string, options: RunOptions): Promise<R
   return {
     tool: { name: 'nlgov-adr', version, ruleset: `nlgov-adr ${version}` },
     target: context.baseUrl,
+    ...(context.description === undefined ? {} : { document: described.url }),
     startedAt: new Date(started).toISOString(),
     durationMs: Date.now() - started,
     requests: client.requestCount,
@@ -78,6 +81,35 @@ export async function runChecks(baseUrl: string, options: RunOptions): Promise<R
     staticFindings: lint?.findings ?? [],
     lint: lint === undefined ? { status: 'not-run', omitted: 0, durationMs: 0 } : { status: lint.status, omitted: lint.omitted, durationMs: lint.durationMs },
     notices,
+  };
+}
+
+/**
+ * A static-only report of a description on the user's own disk (--static): the same lint, in the
+ * same worker and budget, with its file `$ref`s read and no request sent anywhere.
+ */
+export async function runStatic(file: string, options: { deadlineMs: number; lintMemoryMb?: number }): Promise<Report> {
+  const started = Date.now();
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    throw new TargetError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+  const refuse: ReferenceFetcher = async (url) => ({ reason: `not fetched: ${url}; a static run reads only files on this machine` });
+  const lint = await lintInWorker(text, resolvePath(file), { deadline: started + options.deadlineMs, memoryMb: options.lintMemoryMb ?? DEFAULT_LINT_MEMORY_MB }, refuse, true);
+  const version = packageVersion();
+  return {
+    tool: { name: 'nlgov-adr', version, ruleset: `nlgov-adr ${version}` },
+    target: file,
+    document: resolvePath(file),
+    startedAt: new Date(started).toISOString(),
+    durationMs: Date.now() - started,
+    requests: 0,
+    results: [],
+    staticFindings: lint.findings,
+    lint: { status: lint.status, omitted: lint.omitted, durationMs: lint.durationMs },
+    notices: ['static run: the description only, no live checks', ...(lint.reason === undefined ? [] : [lint.reason])],
   };
 }
 

@@ -15,6 +15,8 @@ export interface LintJob {
   maxFindings: number;
   /** JSON nesting above which the description is not linted (Spectral's recursion would overflow). */
   maxDepth: number;
+  /** A description the user names on their own disk (--static): its file `$ref`s are read, http(s) ones are not fetched. */
+  localFile?: boolean;
 }
 
 export type WorkerMessage =

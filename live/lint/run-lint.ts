@@ -49,9 +49,9 @@ function startWorker(options: ConstructorParameters<typeof Worker>[1]): Worker {
  * Lints the description on a worker thread within a time and memory budget. Never rejects: a lint
  * that runs out of budget or fails is an outcome the report shows.
  */
-export function lintInWorker(text: string, source: string, budget: LintBudget, fetchReference: ReferenceFetcher): Promise<LintOutcome> {
+export function lintInWorker(text: string, source: string, budget: LintBudget, fetchReference: ReferenceFetcher, localFile = false): Promise<LintOutcome> {
   const started = Date.now();
-  const job: LintJob = { text, source, maxFindings: MAX_FINDINGS, maxDepth: MAX_DEPTH };
+  const job: LintJob = { text, source, maxFindings: MAX_FINDINGS, maxDepth: MAX_DEPTH, localFile };
   const worker = startWorker({
     workerData: job,
     stdin: false,

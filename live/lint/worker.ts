@@ -1,5 +1,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
+import { readFile } from 'node:fs/promises';
 import { Resolver } from '@stoplight/spectral-ref-resolver';
+import { parse as parseYaml } from 'yaml';
 import ruleset from '../../ruleset.js';
 import { createLinter, lintText } from '../../lib/lint.js';
 import { nestingDepth } from './depth.js';
@@ -37,16 +39,23 @@ const refuseLocal = {
   },
 };
 const remote = { resolve: (ref: { href(): string }) => fetchThroughMain(ref.href()) };
+const refuseRemote = {
+  resolve: async (ref: { href(): string }): Promise<never> => {
+    throw new Error(`not fetched: ${ref.href()}; a static run reads only files on this machine`);
+  },
+};
 
 async function lint(): Promise<WorkerMessage> {
   try {
-    const parsed: unknown = JSON.parse(job.text);
+    const parsed: unknown = job.source.endsWith('.json') || !job.localFile ? JSON.parse(job.text) : parseYaml(job.text);
     const { depth, path } = nestingDepth(parsed, job.maxDepth);
     if (depth > job.maxDepth) return { kind: 'too-deep', depth, path: path.join('.') };
   } catch {
     // Not JSON: Spectral's parser reports it as a finding.
   }
-  const resolver = new Resolver({ resolvers: { file: refuseLocal, http: remote, https: remote } });
+  const resolver = job.localFile === true
+    ? new Resolver({ resolvers: { file: { resolve: (ref: { href(): string }) => readFile(ref.href(), 'utf8') }, http: refuseRemote, https: refuseRemote } })
+    : new Resolver({ resolvers: { file: refuseLocal, http: remote, https: remote } });
   const findings = await lintText(createLinter(ruleset, resolver), job.text, job.source);
   return { kind: 'done', findings: findings.slice(0, job.maxFindings), omitted: Math.max(0, findings.length - job.maxFindings) };
 }
