@@ -29,6 +29,8 @@ export interface CheckContext {
   /** `https://host/v1`, without a trailing slash. */
   baseUrl: string;
   description?: JsonObject;
+  /** Size of the description's text, for work that must stay bounded on this thread. */
+  descriptionBytes: number;
   /** Concrete paths (relative to the base) with a GET operation. */
   getPaths: string[];
   options: CheckOptions;
@@ -63,6 +65,7 @@ export function createContext(client: HttpClient, baseUrl: string, options: Chec
     client,
     baseUrl: baseUrl.replace(/\/+$/, ''),
     getPaths: [],
+    descriptionBytes: 0,
     options,
     exchanges,
     hasCredentials: Object.keys(client.options.headers).length > 0,

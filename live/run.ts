@@ -21,7 +21,7 @@ export interface RunOptions {
   onProgress?: (progress: { check: string; index: number; total: number; requests: number }) => void;
 }
 
-export const DEFAULT_LINT_MEMORY_MB = 2048;
+export const DEFAULT_LINT_MEMORY_MB = 1024;
 
 /** Raised when the API cannot be checked at all: the CLI prints it as one line and exits 2. */
 export class TargetError extends Error {}
@@ -43,6 +43,7 @@ export async function runChecks(baseUrl: string, options: RunOptions): Promise<R
     ? await context.send({ method: 'GET', url: `${context.baseUrl}/openapi.json`, keepBody: true })
     : first;
   context.description = openApiDescription(described);
+  context.descriptionBytes = described.bodyBytes;
   // The description's `/` is the base URL itself, '' here: it is probed once.
   context.getPaths = [...new Set(['', ...concreteGetPaths(context.description, options.extraPaths)])];
   // The lint runs on its own thread within the run's deadline: the live verdicts never wait on it.

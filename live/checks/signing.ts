@@ -3,7 +3,7 @@ import { pathItemFor, type CheckContext, type LiveCheck } from '../context.js';
 import type { Exchange } from '../http.js';
 import { count, evidenceOf, pathLabel, type CheckResult, type Evidence } from '../report.js';
 import { bodyDigest, certificateTrust, JADES_HTTP_HEADERS, parseDetachedJws, sha256Of, signedData, verifyDetached, type SignatureHeader } from '../signing/jades.js';
-import { asArray, asObject, isObject } from '../../lib/json.js';
+import { asArray, asObject, isObject, type JsonObject } from '../../lib/json.js';
 
 /** What the signing module fixes per signature header (SPEC.md, "Payload and message signing"). */
 interface SignatureKind {
@@ -26,7 +26,23 @@ const MAX_RESPONSES = 6;
 /** Whether the signing module applies: the description declares the header, or a response carried it. */
 export function signs(context: CheckContext, header: string): boolean {
   const lower = header.toLowerCase();
-  return JSON.stringify(context.description ?? {}).toLowerCase().includes(`"${lower}"`) || context.exchanges.some((exchange) => exchange.headers[lower] !== undefined);
+  return declaresHeader(context.description, lower) || context.exchanges.some((exchange) => exchange.headers[lower] !== undefined);
+}
+
+/**
+ * The description names the header among components.headers, a response's headers or a header
+ * parameter. A walk of those places only, not of the whole document: it runs on the thread that
+ * waits for the live answers, and a description may be 50 MB.
+ */
+function declaresHeader(description: JsonObject | undefined, lower: string): boolean {
+  const named = (map: unknown) => Object.keys(asObject(map)).some((name) => name.toLowerCase() === lower);
+  const components = asObject(description?.components);
+  if (named(components.headers)) return true;
+  const responseDeclares = (responses: unknown) => Object.values(asObject(responses)).some((response) => named(asObject(response).headers));
+  const parameterDeclares = (parameters: unknown) => asArray(parameters).some((parameter) => asObject(parameter).in === 'header' && String(asObject(parameter).name).toLowerCase() === lower);
+  if (responseDeclares(components.responses) || parameterDeclares(Object.values(asObject(components.parameters)))) return true;
+  return Object.values(asObject(description?.paths)).some((item) => parameterDeclares(asObject(item).parameters)
+    || Object.values(asObject(item)).some((operation) => isObject(operation) && (responseDeclares(operation.responses) || parameterDeclares(operation.parameters))));
 }
 
 function declaredFor(context: CheckContext, path: string, status: number, header: string): boolean {

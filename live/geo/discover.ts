@@ -55,6 +55,8 @@ export function geoTarget(context: CheckContext): Promise<GeoTarget | undefined>
 }
 
 const SAMPLED_COLLECTIONS = 3;
+/** Above this size the description is not searched for GeoJSON here: /collections and /crss still count. */
+const STATIC_DETECTION_BYTES = 5_000_000;
 
 async function discover(context: CheckContext): Promise<GeoTarget | undefined> {
   const collections = await context.send({ method: 'GET', url: `${context.baseUrl}/collections`, headers: { accept: 'application/json' } });
@@ -65,7 +67,8 @@ async function discover(context: CheckContext): Promise<GeoTarget | undefined> {
   }
   const crss = await context.send({ method: 'GET', url: `${context.baseUrl}/crss`, headers: { accept: 'application/json' } });
   const crssBody = crss.status === 200 ? parseJson(crss.body) : undefined;
-  const declared = context.description !== undefined && isGeospatial(context.description);
+  // The static detection walks every schema: on a huge description it would hold up the live requests on this thread.
+  const declared = context.description !== undefined && context.descriptionBytes <= STATIC_DETECTION_BYTES && isGeospatial(context.description);
   if (isObject(crssBody) && Array.isArray(crssBody.crs)) {
     const globalCrs = stringsOf(crssBody.crs);
     const found = await plainCollections(context, globalCrs);

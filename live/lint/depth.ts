@@ -1,19 +1,29 @@
 /**
  * How deeply a parsed JSON value nests, and where its deepest point is, without recursion (a
- * hostile description may nest far beyond the call stack). Stops counting past `limit`.
+ * hostile description may nest far beyond the call stack). Stops counting past `limit`. Each
+ * entry keeps only its key and parent, so the walk allocates no path per node.
  */
+interface Step { value: unknown; depth: number; key: string; parent: Step | undefined }
+
 export function nestingDepth(root: unknown, limit: number): { depth: number; path: string[] } {
-  const stack: Array<{ value: unknown; depth: number; path: string[] }> = [{ value: root, depth: 0, path: [] }];
-  let deepest = { depth: 0, path: [] as string[] };
+  const stack: Step[] = [{ value: root, depth: 0, key: '', parent: undefined }];
+  let deepest: Step | undefined;
+  let deepestDepth = 0;
   while (stack.length > 0) {
-    const { value, depth, path } = stack.pop() as { value: unknown; depth: number; path: string[] };
-    if (typeof value !== 'object' || value === null) continue;
-    const level = depth + 1;
-    if (level > deepest.depth) deepest = { depth: level, path };
-    if (level > limit) return deepest;
-    for (const [key, child] of Object.entries(value)) {
-      if (typeof child === 'object' && child !== null) stack.push({ value: child, depth: level, path: path.length < 12 ? [...path, key] : path });
+    const step = stack.pop() as Step;
+    if (typeof step.value !== 'object' || step.value === null) continue;
+    const level = step.depth + 1;
+    if (level > deepestDepth) { deepestDepth = level; deepest = step; }
+    if (level > limit) break;
+    for (const [key, child] of Object.entries(step.value)) {
+      if (typeof child === 'object' && child !== null) stack.push({ value: child, depth: level, key, parent: step });
     }
   }
-  return deepest;
+  return { depth: deepestDepth, path: pathOf(deepest).slice(0, 12) };
+}
+
+function pathOf(step: Step | undefined): string[] {
+  const keys: string[] = [];
+  for (let current = step; current?.parent !== undefined; current = current.parent) keys.push(current.key);
+  return keys.reverse();
 }
