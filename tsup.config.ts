@@ -4,6 +4,7 @@ const DEPENDENCIES = [/^@stoplight\//, 'semver', /^ajv/, 'yaml', 'selfsigned', '
 
 // The Spectral CLI bundles a JS ruleset and swaps every @stoplight import for its own copy,
 // so those stay external. Plain CJS output does not load there; cjsInterop + splitting does.
+// dts: a .d.ts beside each .js and a .d.cts beside each .cjs, named by package.json's `types` conditions.
 const ruleset: Options = {
   entry: {
     ruleset: 'ruleset.ts',
@@ -15,10 +16,32 @@ const ruleset: Options = {
   format: ['esm', 'cjs'],
   target: 'node20',
   platform: 'node',
-  clean: true,
+  clean: ['!vscode/**'], // the builds run at once: dist/vscode/ is the vscode build's to clean
   splitting: true,
   cjsInterop: true,
+  dts: true,
   external: DEPENDENCIES,
+};
+
+/*
+ * The VS Code extension (stoplight.spectral) bundles a ruleset with rollup and the bundler's
+ * `runtime` preset: its `builtins` plugin provides @stoplight/spectral-core, -formats,
+ * -functions, -parsers, -ref-resolver, -rulesets and -runtime (its own copies), and every other
+ * bare import is fetched from a public CDN, so offline it fails. This build imports only
+ * extension-provided modules and bundles the rest in, @stoplight/spectral-formats included:
+ * the extension's copy (1.8) lacks `oas3_2`. See docs/vscode.md and test/vscode-bundle.test.ts.
+ */
+const VSCODE_PROVIDED = ['@stoplight/spectral-core', '@stoplight/spectral-functions', '@stoplight/spectral-rulesets', '@stoplight/spectral-parsers', '@stoplight/spectral-ref-resolver', '@stoplight/spectral-runtime'];
+const vscode: Options = {
+  entry: { ruleset: 'ruleset.ts' },
+  outDir: 'dist/vscode',
+  format: ['esm'],
+  target: 'es2022',
+  platform: 'node',
+  clean: true,
+  splitting: false,
+  external: VSCODE_PROVIDED,
+  noExternal: [new RegExp(`^(?!(?:${VSCODE_PROVIDED.join('|')})$)`)],
 };
 
 /** The adr-check command: one ESM file, its shebang kept from live/cli.ts, and its lint worker beside it. */
@@ -32,4 +55,4 @@ const cli: Options = {
   external: DEPENDENCIES,
 };
 
-export default defineConfig([ruleset, cli]);
+export default defineConfig([ruleset, vscode, cli]);
