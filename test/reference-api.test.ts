@@ -15,6 +15,13 @@ import { loadDescription } from '../examples/reference-api/description.js';
 import { BREAK_SWITCHES, startReferenceApi, type BreakSwitch, type ReferenceApi } from '../examples/reference-api/server.js';
 import { createSchemaValidator } from '../examples/reference-api/validation.js';
 import { lint } from './harness.js';
+import { certificateOf, fieldValues, protectedHeaderOf, sha256Digest, signatureProblems, verifies } from './support/payload-signature.js';
+
+function certificateIssuedBy(jws: string, caPem: string): boolean {
+  const ca = new X509Certificate(caPem);
+  const certificate = certificateOf(jws);
+  return certificate.checkIssued(ca) && certificate.verify(ca.publicKey);
+}
 
 /**
  * The reference API that adr-check is tested against, exercised with real HTTPS requests. A
@@ -33,7 +40,10 @@ const FOREIGN_ORIGIN = 'https://evil.example.com';
 interface Answer {
   status: number;
   headers: IncomingHttpHeaders;
+  /** Name, value, name, value ...: repeated fields stay apart. */
+  rawHeaders: string[];
   body: string;
+  bytes: Buffer;
 }
 
 interface Call {
@@ -46,7 +56,10 @@ function collect(resolve: (answer: Answer) => void, reject: (error: Error) => vo
   return (response: import('node:http').IncomingMessage): void => {
     const chunks: Buffer[] = [];
     response.on('data', (chunk: Buffer) => chunks.push(chunk));
-    response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks).toString('utf8') }));
+    response.on('end', () => {
+      const bytes = Buffer.concat(chunks);
+      resolve({ status: response.statusCode ?? 0, headers: response.headers, rawHeaders: response.rawHeaders, body: bytes.toString('utf8'), bytes });
+    });
     response.on('error', reject);
   };
 }
@@ -55,7 +68,10 @@ function collect(resolve: (answer: Answer) => void, reject: (error: Error) => vo
 // request, and server and client share this process's one thread.
 const agents = new Map<string, Agent>();
 
-function agentFor(api: ReferenceApi): Agent {
+/** What the helpers need of a running API: also one started by the command line. */
+type Endpoint = Pick<ReferenceApi, 'baseUrl' | 'origin' | 'caPem' | 'writeToken' | 'close'>;
+
+function agentFor(api: Endpoint): Agent {
   let agent = agents.get(api.origin);
   if (agent === undefined) {
     agent = new Agent({ keepAlive: true, ca: api.caPem, maxSockets: 8 });
@@ -64,14 +80,14 @@ function agentFor(api: ReferenceApi): Agent {
   return agent;
 }
 
-async function stop(api: ReferenceApi): Promise<void> {
+async function stop(api: Endpoint): Promise<void> {
   agents.get(api.origin)?.destroy();
   agents.delete(api.origin);
   await api.close();
 }
 
 /** An HTTPS request to an absolute URL; node:https, since fetch cannot send TRACE. */
-function call(api: ReferenceApi, url: string, { method = 'GET', headers = {}, body }: Call = {}): Promise<Answer> {
+function call(api: Endpoint, url: string, { method = 'GET', headers = {}, body }: Call = {}): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const outgoing = httpsRequest(url, { method, headers, agent: agentFor(api) }, collect(resolve, reject));
     outgoing.on('error', reject);
@@ -80,7 +96,7 @@ function call(api: ReferenceApi, url: string, { method = 'GET', headers = {}, bo
 }
 
 /** A request below the base URL: `api('')` is the landing resource. */
-function apiCall(api: ReferenceApi, path: string, options?: Call): Promise<Answer> {
+function apiCall(api: Endpoint, path: string, options?: Call): Promise<Answer> {
   return call(api, `${api.baseUrl}${path}`, options);
 }
 
@@ -132,7 +148,7 @@ const putJson = (body: unknown): Call => ({ method: 'PUT', headers: { 'Content-T
 const patchJson = (body: unknown): Call => ({ method: 'PATCH', headers: { 'Content-Type': 'application/merge-patch+json' }, body: JSON.stringify(body) });
 
 /** The same call with the server's write token, which POST, PUT, PATCH and DELETE need. */
-function withToken(api: ReferenceApi, { headers = {}, ...rest }: Call): Call {
+function withToken(api: Endpoint, { headers = {}, ...rest }: Call): Call {
   return { ...rest, headers: { ...headers, Authorization: `Bearer ${api.writeToken}` } };
 }
 
@@ -419,6 +435,48 @@ const geoGeojson: Probe = async (api) => {
   return problems;
 };
 
+// The signing module: every response with a body is signed; a sample of them, as adr-check takes.
+const signingPayload: Probe = async (api) => {
+  const problems: string[] = [];
+  for (const path of ['', '/openapi.json', '/monumenten', '/monumenten/GM-0123', '/collections/monumenten/items', '/bestaat-niet']) {
+    const answer = await apiCall(api, path);
+    for (const problem of await signatureProblems(answer.rawHeaders, answer.bytes)) problems.push(`GET ${path}: ${problem}`);
+  }
+  return problems;
+};
+
+const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : []);
+
+// The OAuth profile, as the authorization server's RFC 8414 metadata says it.
+const oauthFlows: Probe = async (api) => {
+  const problems: string[] = [];
+  const answer = await call(api, api.oauth.metadataUrl);
+  if (answer.status !== 200) return [`metadata: ${answer.status}`];
+  const metadata = json(answer);
+  expectThat(problems, metadata.issuer === api.oauth.issuer, `issuer ${String(metadata.issuer)}`);
+  expectThat(problems, JSON.stringify(metadata.response_types_supported) === '["code"]', `response_types_supported ${JSON.stringify(metadata.response_types_supported)}`);
+  expectThat(problems, !strings(metadata.grant_types_supported).some((grant) => grant === 'implicit' || grant === 'password'), `grant_types_supported ${JSON.stringify(metadata.grant_types_supported)}`);
+  expectThat(problems, JSON.stringify(metadata.code_challenge_methods_supported) === '["S256"]', `code_challenge_methods_supported ${JSON.stringify(metadata.code_challenge_methods_supported)}`);
+  expectThat(problems, JSON.stringify(metadata.token_endpoint_auth_methods_supported) === '["private_key_jwt"]', `token_endpoint_auth_methods_supported ${JSON.stringify(metadata.token_endpoint_auth_methods_supported)}`);
+  for (const [name, value] of Object.entries(metadata)) {
+    if ((name === 'issuer' || name === 'jwks_uri' || name.endsWith('_endpoint')) && !String(value).startsWith('https://')) problems.push(`${name} ${String(value)}`);
+  }
+  return problems;
+};
+
+// A token in the query string is refused, even a good one; the same token in the header works.
+// DELETE of a monument that does not exist: whatever is accepted, nothing changes.
+const oauthNoTokenInQuery: Probe = async (api) => {
+  const problems: string[] = [];
+  const anonymous = await apiCall(api, '/monumenten/GM-9999', { method: 'DELETE' });
+  expectThat(problems, isProblem(anonymous, 401) && /^Bearer /.test(String(anonymous.headers['www-authenticate'])), `no token: ${anonymous.status} ${String(anonymous.headers['www-authenticate'])}`);
+  const inQuery = await apiCall(api, `/monumenten/GM-9999?access_token=${api.writeToken}`, { method: 'DELETE' });
+  expectThat(problems, isProblem(inQuery, 401) && /^Bearer /.test(String(inQuery.headers['www-authenticate'])), `token in the query: ${inQuery.status} ${String(inQuery.headers['www-authenticate'])}`);
+  const inHeader = await apiCall(api, '/monumenten/GM-9999', withToken(api, { method: 'DELETE' }));
+  expectThat(problems, inHeader.status === 404, `token in the header: ${inHeader.status}`);
+  return problems;
+};
+
 const PROBES: Record<string, Probe> = {
   '/core/version-header': versionHeader,
   '/core/no-trailing-slash': noTrailingSlash,
@@ -434,6 +492,9 @@ const PROBES: Record<string, Probe> = {
   '/geo/bbox-query-parameter': geoBbox,
   '/geo/bbox-crs-query-parameter': geoBboxCrs,
   '/geo/geojson-response': geoGeojson,
+  '/signing/payload': signingPayload,
+  'nlgov:oauth-flows': oauthFlows,
+  'nlgov:oauth-no-token-in-query': oauthNoTokenInQuery,
 };
 
 // The probes only read (search is a POST, but a safe one), so they can run side by side.
@@ -793,6 +854,7 @@ describe('the conformant reference API', () => {
           const write = operation.method !== 'GET' && route.template !== '/_search';
           expect([`${operation.method} ${route.template}`, operation.requiresCredentials]).toEqual([`${operation.method} ${route.template}`, write]);
           if (write) expect(declared?.responses['401']).toEqual({ $ref: '#/components/responses/NietGeauthenticeerd' });
+          if (write) expect(declared?.responses['403']).toEqual({ $ref: '#/components/responses/OnvoldoendeRechten' });
         }
       }
     });
@@ -906,7 +968,7 @@ describe('a bounded store', () => {
     expect(created).toEqual({ monumenten: 5, besluiten: 12 });
     for (const [answer, detail] of [[refused.monument, /maximum van 30 monumenten/], [refused.besluit, /maximum van 40 beschermingsbesluiten/]] as const) {
       expect(answer !== undefined && isProblem(answer, 507)).toBe(true);
-      expect(json(answer ?? { status: 0, headers: {}, body: '{}' }).detail).toMatch(detail);
+      expect(json(answer ?? { status: 0, headers: {}, rawHeaders: [], body: '{}', bytes: Buffer.from('{}') }).detail).toMatch(detail);
     }
     expect((await apiCall(api, '/monumenten')).status).toBe(200);
     // Replacing or deleting is no create: a full store still takes them, and a delete makes room.
@@ -1137,6 +1199,74 @@ const BROKEN: Record<BreakSwitch, { check: string; evidence: (api: ReferenceApi)
       expect((await apiCall(api, '/collections')).headers['content-type']).toBe('application/json');
     },
   },
+  'signature-other-data': {
+    check: '/signing/payload',
+    evidence: async (api) => {
+      const answer = await apiCall(api, '/monumenten');
+      const [jws = ''] = fieldValues(answer.rawHeaders, 'payload-signature');
+      const digest = String(answer.headers.digest);
+      expect(digest).toBe(sha256Digest(answer.bytes));
+      expect(protectedHeaderOf(jws).alg).toBe('PS256');
+      expect(await verifies(jws, `digest: ${digest}`)).toBe(false);
+      expect(await verifies(jws, digest)).toBe(true);
+    },
+  },
+  'digest-mismatch': {
+    check: '/signing/payload',
+    evidence: async (api) => {
+      const answer = await apiCall(api, '/monumenten');
+      const [jws = ''] = fieldValues(answer.rawHeaders, 'payload-signature');
+      const digest = String(answer.headers.digest);
+      expect(digest).not.toBe(sha256Digest(answer.bytes));
+      expect(digest).toBe(sha256Digest(Buffer.concat([answer.bytes, Buffer.from('\n')])));
+      expect(await verifies(jws, `digest: ${digest}`)).toBe(true);
+    },
+  },
+  'signature-rs256': {
+    check: '/signing/payload',
+    evidence: async (api) => {
+      const answer = await apiCall(api, '/monumenten');
+      const [jws = ''] = fieldValues(answer.rawHeaders, 'payload-signature');
+      expect(protectedHeaderOf(jws)).toMatchObject({ alg: 'RS256', b64: false, crit: ['b64', 'sigD'] });
+      expect(String(answer.headers.digest)).toBe(sha256Digest(answer.bytes));
+      expect(await verifies(jws, `digest: ${String(answer.headers.digest)}`, 'RS256')).toBe(true);
+    },
+  },
+  'two-signature-headers': {
+    check: '/signing/payload',
+    evidence: async (api) => {
+      const answer = await apiCall(api, '/monumenten');
+      const signatures = fieldValues(answer.rawHeaders, 'payload-signature');
+      expect(signatures).toHaveLength(2);
+      for (const jws of signatures) expect(await verifies(jws, `digest: ${String(answer.headers.digest)}`)).toBe(true);
+    },
+  },
+  'token-in-query-accepted': {
+    check: 'nlgov:oauth-no-token-in-query',
+    evidence: async (api) => {
+      expect((await apiCall(api, `/monumenten/GM-9999?access_token=${api.writeToken}`, { method: 'DELETE' })).status).toBe(404);
+      expect((await apiCall(api, '/monumenten/GM-9999', { method: 'DELETE' })).status).toBe(401);
+      expect((await apiCall(api, '/monumenten/GM-9999?access_token=fout-token-1234567', { method: 'DELETE' })).status).toBe(401);
+    },
+  },
+  'implicit-grant-in-metadata': {
+    check: 'nlgov:oauth-flows',
+    evidence: async (api) => {
+      const metadata = json(await call(api, api.oauth.metadataUrl));
+      expect(metadata.response_types_supported).toEqual(['code', 'id_token token']);
+      expect(metadata.grant_types_supported).toContain('implicit');
+      expect(metadata.code_challenge_methods_supported).toEqual(['S256']);
+    },
+  },
+  'pkce-plain-only': {
+    check: 'nlgov:oauth-flows',
+    evidence: async (api) => {
+      const metadata = json(await call(api, api.oauth.metadataUrl));
+      expect(metadata.code_challenge_methods_supported).toEqual(['plain']);
+      expect(metadata.response_types_supported).toEqual(['code']);
+      expect(json(await call(api, `${api.oauth.issuer}/.well-known/openid-configuration`)).code_challenge_methods_supported).toEqual(['plain']);
+    },
+  },
 };
 
 test('BREAK_SWITCHES lists each fault switch once', () => {
@@ -1198,7 +1328,7 @@ describe('npm run reference-api', () => {
     expect(optionsFrom(['--write-token', 'een-lang-genoeg-token'])).toEqual({ breaks: [], writeToken: 'een-lang-genoeg-token' });
   });
 
-  test('starts the API, writes the CA PEM it prints and prints the write token', async () => {
+  test('starts the API, writes the CA PEMs it prints and prints the write token and an access token', async () => {
     const child = spawn(process.execPath, ['--import', 'tsx', cli, '--port', '0', '--break', 'no-hsts'], { stdio: ['ignore', 'pipe', 'inherit'] });
     try {
       const output = await new Promise<string>((resolve, reject) => {
@@ -1212,15 +1342,21 @@ describe('npm run reference-api', () => {
       const baseUrl = /reference API: (\S+)/.exec(output)?.[1] ?? '';
       const caFile = /trust this CA: (\S+)/.exec(output)?.[1] ?? '';
       const writeToken = /write token: +(\S+)/.exec(output)?.[1] ?? '';
+      const signingCaFile = /signing CA: +(\S+)/.exec(output)?.[1] ?? '';
+      const accessToken = /access token: +(\S+)/.exec(output)?.[1] ?? '';
       expect(output).toContain('fault switches: no-hsts');
-      const running: ReferenceApi = { baseUrl, origin: new URL(baseUrl).origin, caPem: readFileSync(caFile, 'utf8'), writeToken, close: async () => undefined };
+      expect(output).toMatch(/OAuth issuer: +https:\/\/127\.0\.0\.1:\d+\/oauth \(metadata: https:\/\/127\.0\.0\.1:\d+\/\.well-known\/oauth-authorization-server\/oauth\)/);
+      const running: Endpoint = { baseUrl, origin: new URL(baseUrl).origin, caPem: readFileSync(caFile, 'utf8'), writeToken, close: async () => undefined };
       const answer = await call(running, `${baseUrl}/monumenten/GM-0123`);
       const deleted = await call(running, `${baseUrl}/monumenten/GM-0123`, withToken(running, { method: 'DELETE' }));
+      const deletedWithAccessToken = await call(running, `${baseUrl}/monumenten/GM-0101`, { method: 'DELETE', headers: { Authorization: `Bearer ${accessToken}` } });
       await stop(running);
       expect(answer.status).toBe(200);
       expect(answer.headers['strict-transport-security']).toBeUndefined();
+      expect(certificateIssuedBy(fieldValues(answer.rawHeaders, 'payload-signature')[0] ?? '', readFileSync(signingCaFile, 'utf8'))).toBe(true);
       expect(writeToken).toMatch(/^[A-Za-z0-9_-]{43}$/);
       expect(deleted.status).toBe(204);
+      expect(deletedWithAccessToken.status).toBe(204);
     } finally {
       child.kill('SIGTERM');
     }

@@ -2,6 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { optionsFrom, USAGE, UsageError } from './cli-options.js';
+import { clientCredentialsToken } from './oauth-client.js';
 import { BREAK_DESCRIPTIONS, BREAK_SWITCHES, startReferenceApi, type ReferenceApiOptions } from './server.js';
 
 /**
@@ -9,7 +10,9 @@ import { BREAK_DESCRIPTIONS, BREAK_SWITCHES, startReferenceApi, type ReferenceAp
  *   [--break <switch>]... [--cors-origin <origin>]... [--cert f --key f [--ca f]] [--write-token t]
  *
  * Starts the reference API and prints its base URL, the file holding the PEM a client should
- * trust (for adr-check: --ca <file>) and the bearer token writes need.
+ * trust (for adr-check: --ca <file>), the CA of its payload signatures (--signing-ca <file>), the
+ * bearer token writes need, its authorization server and the registered client (its private key
+ * in a file), and an access token that client got by the client credentials grant.
  */
 
 async function main(): Promise<void> {
@@ -29,13 +32,24 @@ async function main(): Promise<void> {
     return;
   }
   const api = await startReferenceApi(options);
-  const caFile = join(mkdtempSync(join(tmpdir(), 'nlgov-adr-reference-api-')), 'ca.pem');
+  const folder = mkdtempSync(join(tmpdir(), 'nlgov-adr-reference-api-'));
+  const caFile = join(folder, 'ca.pem');
   writeFileSync(caFile, api.caPem);
+  const signingCaFile = join(folder, 'signing-ca.pem');
+  writeFileSync(signingCaFile, api.signingCaPem);
+  const clientKeyFile = join(folder, 'client-key.json');
+  writeFileSync(clientKeyFile, `${JSON.stringify(api.oauth.clientPrivateJwk, null, 2)}\n`, { mode: 0o600 });
+  const scope = 'monumenten:schrijven monumenten:beheren';
+  const token = await clientCredentialsToken(api, scope);
   const breaks = options.breaks?.length ? options.breaks.join(', ') : 'none';
   process.stdout.write([
     `reference API: ${api.baseUrl}`,
     `trust this CA: ${caFile}`,
+    `signing CA:    ${signingCaFile} (adr-check --signing-ca: issued the Payload-Signature certificate)`,
     `write token:   ${api.writeToken} (Authorization: Bearer <token> for POST, PUT, PATCH and DELETE)`,
+    `OAuth issuer:  ${api.oauth.issuer} (metadata: ${api.oauth.metadataUrl})`,
+    `OAuth client:  ${api.oauth.clientId}, private_key_jwt with the key in ${clientKeyFile}`,
+    `access token:  ${token.access_token} (client credentials, scope ${token.scope ?? '(none)'}, ${Math.round(token.expires_in / 60)} minutes)`,
     ...(api.httpOrigin === undefined ? [] : [`plain HTTP:    ${api.httpOrigin} (redirects to HTTPS)`]),
     `fault switches: ${breaks}`,
     `try: curl --cacert ${caFile} ${api.baseUrl}/monumenten`,

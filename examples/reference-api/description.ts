@@ -37,6 +37,11 @@ export interface Operation {
   queryParameters: QueryParameter[];
   /** Whether the operation needs credentials: none of its security requirements is the empty `{}`. */
   requiresCredentials: boolean;
+  /**
+   * The scopes each non-empty security requirement asks for (all its schemes' lists together);
+   * a token is good for the operation when it has every scope of one of them.
+   */
+  scopeSets: string[][];
 }
 
 export type Segment = { literal: string } | { parameter: string };
@@ -119,6 +124,22 @@ function requiresCredentials(document: JsonObject, operation: JsonObject): boole
   return Array.isArray(requirements) && requirements.length > 0 && requirements.every((requirement) => isObject(requirement) && Object.keys(requirement).length > 0);
 }
 
+function scopeSetsOf(document: JsonObject, operation: JsonObject): string[][] {
+  const requirements = operation.security ?? document.security;
+  if (!Array.isArray(requirements)) return [];
+  return requirements.filter((requirement): requirement is JsonObject => isObject(requirement) && Object.keys(requirement).length > 0)
+    .map((requirement) => Object.values(requirement).flatMap((scopes) => (Array.isArray(scopes) ? scopes.filter((scope): scope is string => typeof scope === 'string') : [])));
+}
+
+/** The scopes the oauth2 schemes of the description define, each once. */
+export function definedScopes(document: JsonObject): string[] {
+  const schemes = isObject(document.components) && isObject(document.components.securitySchemes) ? Object.values(document.components.securitySchemes) : [];
+  const scopes = schemes.filter((scheme): scheme is JsonObject => isObject(scheme) && scheme.type === 'oauth2' && isObject(scheme.flows))
+    .flatMap((scheme) => Object.values(scheme.flows as JsonObject))
+    .flatMap((flow) => (isObject(flow) && isObject(flow.scopes) ? Object.keys(flow.scopes) : []));
+  return [...new Set(scopes)];
+}
+
 function operationOf(document: JsonObject, pathItem: JsonObject, method: HttpMethod, pointer: string): Operation | undefined {
   const operation = pathItem[method.toLowerCase()];
   if (!isObject(operation) || typeof operation.operationId !== 'string') return undefined;
@@ -133,6 +154,7 @@ function operationOf(document: JsonObject, pathItem: JsonObject, method: HttpMet
       ...parametersOf(document, operation.parameters, `${at}/parameters`),
     ],
     requiresCredentials: requiresCredentials(document, operation),
+    scopeSets: scopeSetsOf(document, operation),
   };
 }
 

@@ -23,6 +23,7 @@ export interface ProblemKind {
 export const PROBLEMS = {
   ongeldigVerzoek: { status: 400, slug: 'ongeldig-verzoek', title: 'Het verzoek is ongeldig.' },
   nietGeauthenticeerd: { status: 401, slug: 'niet-geauthenticeerd', title: 'Authenticatie is vereist.' },
+  onvoldoendeRechten: { status: 403, slug: 'onvoldoende-rechten', title: 'Het access token geeft geen toegang tot deze bewerking.' },
   nietGevonden: { status: 404, slug: 'niet-gevonden', title: 'De resource bestaat niet.' },
   methodeNietToegestaan: { status: 405, slug: 'methode-niet-toegestaan', title: 'De methode is niet toegestaan op deze resource.' },
   nietAanvaardbaar: { status: 406, slug: 'niet-aanvaardbaar', title: 'Geen van de gevraagde media types is leverbaar.' },

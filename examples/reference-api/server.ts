@@ -2,13 +2,16 @@ import { createServer as createHttpServer, maxHeaderSize, STATUS_CODES, type Inc
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
+import type { JWK } from 'jose';
 import { stringify } from 'yaml';
-import { BEARER_CHALLENGE, generateWriteToken, writeRefusal, writeTokenProblem } from './auth.js';
+import { accessRefusal, BEARER_CHALLENGE, generateWriteToken, tokenVerifier, writeTokenProblem, type TokenVerifier } from './auth.js';
 import { createStore, type Store, type StoreLimits } from './data.js';
-import { allowedMethods, isHttpMethod, isObject, loadDescription, matchRoute, type Description, type Operation, type QueryParameter, type Route } from './description.js';
+import { allowedMethods, definedScopes, isHttpMethod, isObject, loadDescription, matchRoute, type Description, type Operation, type QueryParameter, type Route } from './description.js';
 import type { GeoFaults } from './features.js';
 import { HANDLERS, type HandlerContext } from './handlers.js';
 import { accepts, essence, PROBLEM_JSON, PROBLEMS, problem, type Reply } from './http.js';
+import { OAUTH_MOUNT, RFC8414_PATH, startAuthorizationServer, type AuthorizationServer, type OAuthFaults } from './oauth.js';
+import { PayloadSigner, signingIdentity, signingKeyPair, type SigningFaults } from './signing.js';
 import { certificatesFor, suppliedCertificates, tlsServerOptions, type CertificateSet } from './tls.js';
 import { createSchemaValidator, type InvalidParam, type SchemaValidator } from './validation.js';
 
@@ -41,6 +44,13 @@ export const BREAK_SWITCHES = [
   'geo-bbox-crs-ignored',
   'geo-bbox-ignored',
   'geo-items-as-json',
+  'signature-other-data',
+  'digest-mismatch',
+  'signature-rs256',
+  'two-signature-headers',
+  'token-in-query-accepted',
+  'implicit-grant-in-metadata',
+  'pkce-plain-only',
 ] as const;
 
 export type BreakSwitch = (typeof BREAK_SWITCHES)[number];
@@ -69,6 +79,13 @@ export const BREAK_DESCRIPTIONS: Record<BreakSwitch, string> = {
   'geo-bbox-crs-ignored': 'bbox-crs is accepted, but the bbox is always read as CRS84',
   'geo-bbox-ignored': 'bbox is accepted, but every feature is returned',
   'geo-items-as-json': 'features and feature collections come as application/json, not application/geo+json',
+  'signature-other-data': 'Payload-Signature signs the Digest value alone, not the JAdES data "digest: <value>"',
+  'digest-mismatch': 'Digest (and the signature over it) is the SHA-256 of the body plus a newline',
+  'signature-rs256': 'Payload-Signature uses alg RS256 instead of PS256',
+  'two-signature-headers': 'every signed response carries two Payload-Signature fields',
+  'token-in-query-accepted': 'a protected operation accepts the access token in ?access_token= without an Authorization header',
+  'implicit-grant-in-metadata': 'the authorization server offers response type "id_token token": the metadata lists it and the implicit grant',
+  'pkce-plain-only': 'the authorization server metadata says code_challenge_methods_supported ["plain"]',
 };
 
 export function isBreakSwitch(value: string): value is BreakSwitch {
@@ -102,15 +119,35 @@ export interface ReferenceApi {
   caPem: string;
   /** `http://127.0.0.1:PORT` of the plain HTTP listener, when `httpPort` was given. */
   httpOrigin?: string;
-  /** The token POST, PUT, PATCH and DELETE need: `Authorization: Bearer <writeToken>`. */
+  /** A token with every scope, for POST, PUT, PATCH and DELETE: `Authorization: Bearer <writeToken>`. */
   writeToken: string;
+  /** PEM of the CA that issued the payload signing certificate (x5c): for `adr-check --signing-ca`. The TLS root when the TLS certificate was generated. */
+  signingCaPem: string;
+  /** PEM of the payload signing certificate. */
+  signingCertPem: string;
+  /** The authorization server mounted at /oauth, and the client registered with it. */
+  oauth: {
+    /** `https://127.0.0.1:PORT/oauth` */
+    issuer: string;
+    /** RFC 8414 metadata: `https://127.0.0.1:PORT/.well-known/oauth-authorization-server/oauth`. */
+    metadataUrl: string;
+    tokenEndpoint: string;
+    /** The audience of its access tokens: the base URL. */
+    resource: string;
+    clientId: string;
+    /** The client's private key (ES256 JWK): it signs the private_key_jwt client assertions. */
+    clientPrivateJwk: JWK;
+    redirectUri: string;
+    /** The scopes the description defines; a client may ask for any of them. */
+    scopes: string[];
+  };
   close(): Promise<void>;
 }
 
 const MAX_BODY_BYTES = 1024 * 1024;
 const DEFAULT_ALLOWLIST = ['https://app.example.nl'];
 const PREFLIGHT_HEADERS = 'Accept, Authorization, Content-Type';
-const EXPOSED_HEADERS = 'API-Version, Content-Crs, Location';
+const EXPOSED_HEADERS = 'API-Version, Content-Crs, Location, Digest, Payload-Signature';
 const DOCUMENT_PATHS = new Set(['/openapi.json', '/openapi.yaml']);
 
 // The headers /core/transport/security-headers asks for. default-src 'none' as well, since a
@@ -135,6 +172,11 @@ interface App {
   documents: { json: string; yaml: string };
   writeToken: string;
   geo: GeoFaults;
+  signer: PayloadSigner;
+  /** Checks tokens; knows the authorization server's keys once it runs (after listening). */
+  verifier: TokenVerifier;
+  /** The authorization server, set once the server listens and its issuer URL is known. */
+  authorizationServer?: AuthorizationServer;
   /** Per connection the responses not yet finished, so a parse error never cuts into one under way. */
   responses: WeakMap<Duplex, Set<ServerResponse>>;
 }
@@ -170,6 +212,19 @@ function geoFaultsOf(breaks: ReadonlySet<BreakSwitch>): GeoFaults {
     bboxIgnored: breaks.has('geo-bbox-ignored'),
     itemsAsJson: breaks.has('geo-items-as-json'),
   };
+}
+
+function signingFaultsOf(breaks: ReadonlySet<BreakSwitch>): SigningFaults {
+  return {
+    otherData: breaks.has('signature-other-data'),
+    digestMismatch: breaks.has('digest-mismatch'),
+    rs256: breaks.has('signature-rs256'),
+    twoHeaders: breaks.has('two-signature-headers'),
+  };
+}
+
+function oauthFaultsOf(breaks: ReadonlySet<BreakSwitch>): OAuthFaults {
+  return { implicitInMetadata: breaks.has('implicit-grant-in-metadata'), pkcePlainOnly: breaks.has('pkce-plain-only') };
 }
 
 function header(request: IncomingMessage, name: string): string | undefined {
@@ -388,10 +443,13 @@ async function route(app: App, request: IncomingMessage): Promise<{ reply: Reply
     return done({ ...reply, headers: { 'WWW-Authenticate': BEARER_CHALLENGE } });
   }
   // Before the body is read or validated: a client without the token learns nothing about it.
-  const refusal = operation.requiresCredentials ? writeRefusal(header(request, 'authorization'), app.writeToken, instance) : undefined;
-  if (refusal !== undefined) {
-    request.resume();
-    return done(refusal);
+  if (operation.requiresCredentials) {
+    const credentials = { authorization: header(request, 'authorization'), queryToken: new URLSearchParams(target.search).get('access_token') ?? undefined };
+    const refusal = await accessRefusal(credentials, operation.scopeSets, app.verifier, instance, app.breaks.has('token-in-query-accepted'));
+    if (refusal !== undefined) {
+      request.resume();
+      return done(refusal);
+    }
   }
   const accept = header(request, 'accept');
   const acceptable = operation.produces === undefined || accepts(accept, operation.produces);
@@ -416,17 +474,26 @@ async function route(app: App, request: IncomingMessage): Promise<{ reply: Reply
 // ---------------------------------------------------------------------------------------------
 // Writing the response
 
-function send(app: App, request: IncomingMessage, response: ServerResponse, reply: Reply, isDocument: boolean, overTls: boolean): void {
+/** Digest and Payload-Signature for a body; none for an empty one. A HEAD gets those of the GET. */
+async function signatureHeaders(app: App, body: Buffer | undefined): Promise<Record<string, string | string[]>> {
+  return body === undefined || body.length === 0 ? {} : app.signer.headersFor(body);
+}
+
+async function send(app: App, request: IncomingMessage, response: ServerResponse, reply: Reply, isDocument: boolean, overTls: boolean): Promise<void> {
   const text = reply.text ?? (reply.json === undefined ? undefined : JSON.stringify(reply.json));
   const body = text === undefined ? undefined : Buffer.from(text, 'utf8');
-  const headers: Record<string, string> = {
+  const signature = await signatureHeaders(app, body);
+  const headers: Record<string, string | string[]> = {
     ...versionHeaders(app),
     ...securityHeaders(app, overTls),
     ...corsHeaders(app, header(request, 'origin'), isDocument),
     ...(reply.mediaType === undefined || body === undefined ? {} : { 'Content-Type': reply.mediaType }),
     ...(reply.status === 204 || reply.status === 304 ? {} : { 'Content-Length': String(body?.length ?? 0) }),
+    ...signature,
     ...reply.headers,
   };
+  // The client may have gone while the body was signed.
+  if (response.destroyed) return;
   response.writeHead(reply.status, headers);
   response.end(request.method === 'HEAD' ? undefined : body);
 }
@@ -444,17 +511,27 @@ function track(app: App, request: IncomingMessage, response: ServerResponse): vo
   response.once('close', () => open.delete(response));
 }
 
+/** Whether the authorization server answers this request: /oauth and its RFC 8414 metadata. */
+function forAuthorizationServer(app: App, request: IncomingMessage): AuthorizationServer | undefined {
+  const path = (request.url ?? '').split('?')[0] ?? '';
+  const mounted = path === OAUTH_MOUNT || path.startsWith(`${OAUTH_MOUNT}/`) || path === RFC8414_PATH;
+  // A request without Host goes on to route(), which refuses it with a problem.
+  return mounted && !lacksHost(request) ? app.authorizationServer : undefined;
+}
+
 function handle(app: App, overTls: boolean): (request: IncomingMessage, response: ServerResponse) => void {
   return (request, response) => {
     track(app, request, response);
+    if (forAuthorizationServer(app, request)?.handle(request, response) === true) return;
     route(app, request)
       .then(({ reply, isDocument }) => send(app, request, response, withFaults(app, reply), isDocument, overTls))
-      .catch((error: unknown) => {
+      .catch(async (error: unknown) => {
         if (response.headersSent) return void response.destroy();
         // Generic on purpose: the exception text and stack stay in the server.
         const reply = problem(PROBLEMS.serverfout, 'Probeer het later opnieuw.', (request.url ?? '/').split('?')[0] ?? '/');
-        send(app, request, response, withFaults(app, reply, error), false, overTls);
-      });
+        await send(app, request, response, withFaults(app, reply, error), false, overTls);
+      })
+      .catch(() => response.destroy());
   };
 }
 
@@ -499,9 +576,10 @@ function parseErrorReply(error: Error): Reply {
 }
 
 /** A whole HTTP/1.1 response as bytes, for a connection no ServerResponse can write to. */
-function rawResponse(status: number, headers: Record<string, string>, body: Buffer | undefined): Buffer {
+function rawResponse(status: number, headers: Record<string, string | string[]>, body: Buffer | undefined): Buffer {
   const all = { ...headers, 'Content-Length': String(body?.length ?? 0), Connection: 'close' };
-  const head = [`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}`, ...Object.entries(all).map(([name, value]) => `${name}: ${value}`), '', ''].join('\r\n');
+  const lines = Object.entries(all).flatMap(([name, value]) => (Array.isArray(value) ? value : [value]).map((one) => `${name}: ${one}`));
+  const head = [`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}`, ...lines, '', ''].join('\r\n');
   return Buffer.concat([Buffer.from(head, 'latin1'), body ?? Buffer.alloc(0)]);
 }
 
@@ -526,8 +604,11 @@ function answerParseError(app: App, overTls: boolean, bodiless: boolean): (error
     answered.add(socket);
     const reply = parseErrorReply(error);
     const body = bodiless ? undefined : Buffer.from(JSON.stringify(reply.json), 'utf8');
-    const headers = { ...versionHeaders(app), ...securityHeaders(app, overTls), ...(body === undefined ? {} : { 'Content-Type': PROBLEM_JSON }) };
-    socket.end(rawResponse(reply.status, headers, body), () => socket.destroy());
+    signatureHeaders(app, body).then((signature) => {
+      if (!socket.writable) return void socket.destroy();
+      const headers = { ...versionHeaders(app), ...securityHeaders(app, overTls), ...(body === undefined ? {} : { 'Content-Type': PROBLEM_JSON }), ...signature };
+      socket.end(rawResponse(reply.status, headers, body), () => socket.destroy());
+    }, () => socket.destroy());
   };
 }
 
@@ -537,7 +618,8 @@ function expectationFailed(app: App, overTls: boolean): (request: IncomingMessag
     track(app, request, response);
     request.resume();
     const instance = (request.url ?? '/').split('?')[0] ?? '/';
-    send(app, request, response, problem(PROBLEMS.verwachtingNietMogelijk, 'Deze server kent alleen Expect: 100-continue.', instance), false, overTls);
+    send(app, request, response, problem(PROBLEMS.verwachtingNietMogelijk, 'Deze server kent alleen Expect: 100-continue.', instance), false, overTls)
+      .catch(() => response.destroy());
   };
 }
 
@@ -579,7 +661,11 @@ export async function startReferenceApi(options: ReferenceApiOptions = {}): Prom
   const breaks = new Set(options.breaks ?? []);
   const writeToken = writeTokenOf(options);
   const description = loadDescription();
+  const scopes = definedScopes(description.document);
+  // The signing key is made beside the TLS keys, in the thread pool; both once per process.
+  void signingKeyPair();
   const certificates: CertificateSet = options.tls === undefined ? await certificatesFor(host) : suppliedCertificates(options.tls);
+  const signing = await signingIdentity(certificates.issuer);
   const basePath = basePathOf(description);
   // The base URL is only known after listening; the app is completed then.
   const app: App = {
@@ -593,6 +679,8 @@ export async function startReferenceApi(options: ReferenceApiOptions = {}): Prom
     documents: documentsFor(description, breaks),
     writeToken,
     geo: geoFaultsOf(breaks),
+    signer: new PayloadSigner(signing, signingFaultsOf(breaks)),
+    verifier: tokenVerifier(writeToken, scopes, undefined),
     responses: new WeakMap(),
   };
   // requireHostHeader off: route() refuses a request without Host itself, with a problem.
@@ -603,6 +691,23 @@ export async function startReferenceApi(options: ReferenceApiOptions = {}): Prom
   const origin = `https://${urlHost(host)}:${port}`;
   app.base = `${origin}${basePath}`;
   const servers: Server[] = [https];
+  let authorizationServer: AuthorizationServer;
+  try {
+    authorizationServer = await startAuthorizationServer({
+      issuer: `${origin}${OAUTH_MOUNT}`,
+      resource: app.base,
+      scopes,
+      faults: oauthFaultsOf(breaks),
+      commonHeaders: (secure) => ({ ...versionHeaders(app), ...securityHeaders(app, secure) }),
+    });
+  } catch (error) {
+    await closeServer(https);
+    throw error;
+  }
+  app.authorizationServer = authorizationServer;
+  app.verifier = tokenVerifier(writeToken, scopes, {
+    issuer: authorizationServer.issuer, resource: app.base, jwks: authorizationServer.jwks, clientIds: [authorizationServer.client.clientId],
+  });
   let httpOrigin: string | undefined;
   if (options.httpPort !== undefined) {
     const http = createHttpServer(redirectToHttps(app, origin));
@@ -621,6 +726,18 @@ export async function startReferenceApi(options: ReferenceApiOptions = {}): Prom
     caPem: certificates.caPem,
     ...(httpOrigin === undefined ? {} : { httpOrigin }),
     writeToken,
+    signingCaPem: signing.caPem,
+    signingCertPem: signing.certPem,
+    oauth: {
+      issuer: authorizationServer.issuer,
+      metadataUrl: `${origin}${RFC8414_PATH}`,
+      tokenEndpoint: `${authorizationServer.issuer}/token`,
+      resource: app.base,
+      clientId: authorizationServer.client.clientId,
+      clientPrivateJwk: authorizationServer.client.privateJwk,
+      redirectUri: authorizationServer.client.redirectUri,
+      scopes,
+    },
     close: async () => {
       await Promise.all(servers.map(closeServer));
     },

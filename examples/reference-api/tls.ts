@@ -42,6 +42,8 @@ export interface CertificateSet {
   cert: string;
   /** The PEM a client trusts: the generated root, or what the caller supplied. */
   caPem: string;
+  /** The generated root's key and certificate, which also issue the payload signing certificate; unknown for supplied certificates. */
+  issuer?: { key: string; cert: string };
 }
 
 export function tlsServerOptions(certificates: CertificateSet): TlsOptions & SecureContextOptions {
@@ -102,7 +104,7 @@ async function generateCertificates(hosts: string[]): Promise<CertificateSet> {
       { name: 'subjectAltName', altNames: subjectAltNames(hosts) },
     ],
   });
-  return { key: leaf.private, cert: leaf.cert, caPem: root.cert };
+  return { key: leaf.private, cert: leaf.cert, caPem: root.cert, issuer: { key: root.private, cert: root.cert } };
 }
 
 // Key generation takes seconds; tests start many servers, so one set per host list and process.
