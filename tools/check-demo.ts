@@ -18,7 +18,10 @@ async function demo(): Promise<number> {
     const caFile = join(folder, 'ca.pem');
     writeFileSync(caFile, api.caPem);
     const plainPort = new URL(api.httpOrigin ?? 'http://127.0.0.1:80').port || '80';
-    const args = [api.baseUrl, '--ca', caFile, '--cors-origin', ALLOWED_ORIGIN, '--plain-http-port', plainPort, ...process.argv.slice(2)];
+    const signingCa = join(folder, 'signing-ca.pem');
+    writeFileSync(signingCa, api.signingCaPem);
+    // The API's own token and --unsafe: the OAuth check then also probes a protected write (no GET needs a token).
+    const args = [api.baseUrl, '--ca', caFile, '--cors-origin', ALLOWED_ORIGIN, '--plain-http-port', plainPort, '--signing-ca', signingCa, '--unsafe', '--header', `Authorization: Bearer ${api.writeToken}`, ...process.argv.slice(2)];
     console.log(`$ adr-check ${args.join(' ')}\n`);
     const started = process.hrtime.bigint();
     const code = await main(args);

@@ -1,16 +1,20 @@
 #!/usr/bin/env sh
 # Installs the Debian packages the tests and CI's comparison start as real servers, only those
 # missing: openssl (s_server, certificates, OCSP), nginx (test/tls-nginx.test.ts; Debian keeps it
-# in /usr/sbin, not on every user's PATH), testssl.sh (npm run compare:testssl) and GNU time (the
-# peak memory of adr-check against hostile servers, test/live-hostile.test.ts). The tests fail
+# in /usr/sbin, not on every user's PATH), testssl.sh (npm run compare:testssl), GNU time (the
+# peak memory of adr-check against hostile servers, test/live-hostile.test.ts), pre-commit (the
+# hook of .pre-commit-hooks.yaml installed and run by it, test/pre-commit.test.ts) and chromium (the
+# HTML report opened in a real browser by playwright-core, test/html-report.test.ts). The tests fail
 # without them rather than skip, so the README's test command runs this first. Debian or Ubuntu;
-# elsewhere install the four yourself.
+# elsewhere install the six yourself.
 set -eu
 missing=""
 command -v openssl >/dev/null 2>&1 || missing="$missing openssl"
 { command -v nginx >/dev/null 2>&1 || test -x /usr/sbin/nginx; } || missing="$missing nginx"
 command -v testssl >/dev/null 2>&1 || missing="$missing testssl.sh"
 test -x /usr/bin/time || missing="$missing time"
+command -v pre-commit >/dev/null 2>&1 || missing="$missing pre-commit"
+test -x /usr/bin/chromium || missing="$missing chromium"
 [ -z "$missing" ] && exit 0
 if ! command -v apt-get >/dev/null 2>&1; then
   echo "system-packages: apt-get not found; install these yourself:$missing" >&2

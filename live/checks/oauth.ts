@@ -134,6 +134,15 @@ function protectedOperation(context: CheckContext): { method: string; path: stri
   return undefined;
 }
 
+/**
+ * Refused: 401, or 400 with the bearer challenge's invalid_request (RFC 6750 3.1). Any other answer,
+ * a 400 from validating the request body included, means the token got the request past the check.
+ */
+function refusesToken(exchange: Exchange): boolean {
+  if (exchange.status === 401) return true;
+  return exchange.status === 400 && /^Bearer\b.*invalid_request/i.test(exchange.headers['www-authenticate'] ?? '');
+}
+
 function bearerToken(context: CheckContext): string | undefined {
   const header = context.client.options.headers.authorization;
   const match = /^Bearer\s+(\S+)$/i.exec(header ?? '');
@@ -166,7 +175,7 @@ export const oauthNoTokenInQuery: LiveCheck = {
       const authorized = await context.send({ method: operation.method, url, ...body });
       if (authorized.status === 401 || authorized.status === undefined) problems.push(`${label} with the given token answers ${describeAnswer(authorized)}: the token is not accepted`);
       const inQuery = await context.send({ method: operation.method, url: `${url}${url.includes('?') ? '&' : '?'}access_token=${encodeURIComponent(token)}`, anonymous: true, ...body });
-      if (inQuery.status !== 401 && inQuery.status !== 400) { problems.push(`${label} with the token in ?access_token= answers ${describeAnswer(inQuery)}: a token in the query string must be refused (401)`); evidence.push(evidenceOf(inQuery, ['WWW-Authenticate'])); }
+      if (!refusesToken(inQuery)) { problems.push(`${label} with the token in ?access_token= answers ${describeAnswer(inQuery)}: a token in the query string must be refused (401)`); evidence.push(evidenceOf(inQuery, ['WWW-Authenticate'])); }
     }
     if (problems.length > 0) return { code: this.code, verdict: 'fail', summary: 'the protected resource does not handle tokens as the profile requires', details: [...problems, ...notes], evidence };
     return { code: this.code, verdict: 'pass', summary: `${label}: 401 Bearer problem+json without a token${token === undefined ? '' : '; the token works in the Authorization header and is refused in the query string'}`, details: notes, evidence: [] };
