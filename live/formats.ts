@@ -1,6 +1,6 @@
 import { count, type CheckResult, type Report, type ReportTable, type Verdict } from './report.js';
 import { mapStrings, printable, redactText } from './redaction.js';
-import { html } from './html.js';
+import { html, ruleTitle } from './html.js';
 
 export const FORMATS = ['text', 'json', 'junit', 'sarif', 'github-actions', 'html'] as const;
 export type Format = (typeof FORMATS)[number];
@@ -134,8 +134,26 @@ function junit(report: Report): string {
   ].join('\n');
 }
 
+/** Where a rule is explained: its page in the published package of this version (the package ships docs/). */
+function helpUri(code: string, version: string, docs: string | undefined): string {
+  if (docs !== undefined) return `https://unpkg.com/nlgov-adr@${version}/${docs}`;
+  if (/^(\/|nlgov:)/.test(code)) return `https://unpkg.com/nlgov-adr@${version}/docs/rules/${code.replace(/^\//, '').replace(/[/:]/g, '-')}.md`;
+  if (code.startsWith('adr-check/')) return `https://unpkg.com/nlgov-adr@${version}/README.md`;
+  return `https://docs.stoplight.io/docs/spectral/4dec24461f3af-open-api-rules#${code}`;
+}
+
+/** Spectral's own diagnostics have no rule to take a description from. */
+const SPECTRAL_DIAGNOSTICS: Record<string, string> = {
+  'invalid-ref': 'A $ref does not resolve.',
+  parser: 'The description is not valid JSON or YAML.',
+  'unrecognized-format': 'The document is not an OpenAPI description Spectral recognises.',
+};
+
+const SARIF_LEVELS: Record<string, 'error' | 'warning' | 'note'> = { error: 'error', warn: 'warning', info: 'note', hint: 'note' };
+
+/** Live verdicts and static findings as one SARIF 2.1.0 run, every rule with its description and page. */
 function sarif(report: Report): object {
-  const results = report.results
+  const live = report.results
     .filter((result) => result.verdict === 'fail' || result.verdict === 'warn' || result.verdict === 'error')
     .map((result) => ({
       ruleId: result.code,
@@ -144,10 +162,26 @@ function sarif(report: Report): object {
       message: { text: [result.summary, ...result.details].join(' ') },
       locations: [{ physicalLocation: { artifactLocation: { uri: result.evidence[0]?.url ?? report.target } } }],
     }));
+  const statics = report.staticFindings.map((finding) => ({
+    ruleId: finding.code,
+    level: SARIF_LEVELS[finding.severity] ?? 'note',
+    message: { text: finding.message },
+    locations: [{
+      physicalLocation: { artifactLocation: { uri: finding.source ?? report.document ?? report.target }, region: { startLine: finding.line } },
+      logicalLocations: [{ fullyQualifiedName: finding.path }],
+    }],
+  }));
+  const docsOf = new Map(report.results.map((result) => [result.code, result.docs]));
+  const codes = [...new Set([...report.results.map((result) => result.code), ...report.staticFindings.map((finding) => finding.code)])];
+  const rules = codes.map((code) => ({
+    id: code,
+    shortDescription: { text: report.lint.descriptions?.[code] ?? ruleTitle(code) ?? SPECTRAL_DIAGNOSTICS[code] ?? code },
+    helpUri: helpUri(code, report.tool.version, docsOf.get(code)),
+  }));
   return {
     $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
     version: '2.1.0',
-    runs: [{ tool: { driver: { name: 'adr-check', version: report.tool.version, semanticVersion: report.tool.version, properties: { ruleset: report.tool.ruleset }, rules: report.results.map((result) => ({ id: result.code })) } }, results }],
+    runs: [{ tool: { driver: { name: 'adr-check', version: report.tool.version, semanticVersion: report.tool.version, informationUri: 'https://github.com/nlgov-adr/nlgov-adr', properties: { ruleset: report.tool.ruleset }, rules } }, results: [...live, ...statics] }],
   };
 }
 

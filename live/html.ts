@@ -38,6 +38,11 @@ const MODULE_RULES: RuleRow[] = [
   { code: 'nlgov:oauth-no-token-in-query', title: 'No token in the query', static: true, live: true },
 ];
 
+/** The title a report gives a rule of the standard or a module, when it has one. */
+export function ruleTitle(code: string): string | undefined {
+  return [...CORE_RULES, ...MODULE_RULES].find((row) => row.code === code)?.title;
+}
+
 const LABEL: Record<Verdict | 'none' | 'not-run', string> = { pass: 'pass', warn: 'warn', fail: 'fail', skip: 'skip', error: 'error', none: '—', 'not-run': 'not run' };
 
 export function escapeHtml(value: string): string {

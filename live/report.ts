@@ -47,6 +47,8 @@ export interface CheckResult {
 
 export interface LintSummary {
   status: 'done' | 'too-deep' | 'timeout' | 'out-of-memory' | 'failed' | 'not-run';
+  /** The one-line description of each rule with a finding. */
+  descriptions?: Record<string, string>;
   /** Findings beyond the cap, counted but not listed. */
   omitted: number;
   durationMs: number;

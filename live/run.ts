@@ -80,7 +80,7 @@ export async function runChecks(baseUrl: string, options: RunOptions): Promise<R
     requests: client.requestCount,
     results,
     staticFindings: lint?.findings ?? [],
-    lint: lint === undefined ? { status: 'not-run', omitted: 0, durationMs: 0 } : { status: lint.status, omitted: lint.omitted, durationMs: lint.durationMs },
+    lint: lint === undefined ? { status: 'not-run', omitted: 0, durationMs: 0 } : { status: lint.status, omitted: lint.omitted, durationMs: lint.durationMs, ...(lint.descriptions === undefined ? {} : { descriptions: lint.descriptions }) },
     notices,
   };
 }
@@ -109,7 +109,7 @@ export async function runStatic(file: string, options: { deadlineMs: number; lin
     requests: 0,
     results: [],
     staticFindings: lint.findings,
-    lint: { status: lint.status, omitted: lint.omitted, durationMs: lint.durationMs },
+    lint: { status: lint.status, omitted: lint.omitted, durationMs: lint.durationMs, ...(lint.descriptions === undefined ? {} : { descriptions: lint.descriptions }) },
     notices: ['static run: the description only, no live checks', ...(lint.reason === undefined ? [] : [lint.reason])],
   };
 }

@@ -21,7 +21,7 @@ export interface LintJob {
 
 export type WorkerMessage =
   | { kind: 'fetch'; id: number; url: string }
-  | { kind: 'done'; findings: Finding[]; omitted: number }
+  | { kind: 'done'; findings: Finding[]; omitted: number; descriptions: Record<string, string> }
   | { kind: 'too-deep'; depth: number; path: string }
   | { kind: 'failed'; message: string };
 

@@ -16,6 +16,8 @@ export interface LintOutcome {
   durationMs: number;
   /** Why the lint did not finish, in words for the report. */
   reason?: string;
+  /** Each found rule's one-line description. */
+  descriptions?: Record<string, string>;
 }
 
 export interface LintBudget {
@@ -78,7 +80,7 @@ export function lintInWorker(text: string, source: string, budget: LintBudget, f
           });
           return;
         case 'done':
-          return finish({ status: 'done', findings: message.findings, omitted: message.omitted });
+          return finish({ status: 'done', findings: message.findings, omitted: message.omitted, descriptions: message.descriptions });
         case 'too-deep':
           return finish({ status: 'too-deep', findings: [tooDeepFinding(message.depth, message.path)], omitted: 0, reason: `the description nests more than ${MAX_DEPTH} levels deep; it was not linted` });
         case 'failed':

@@ -2,6 +2,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { readFile } from 'node:fs/promises';
 import { Resolver } from '@stoplight/spectral-ref-resolver';
 import { parse as parseYaml } from 'yaml';
+import { oas } from '@stoplight/spectral-rulesets';
 import ruleset from '../../ruleset.js';
 import { createLinter, lintText } from '../../lib/lint.js';
 import { nestingDepth } from './depth.js';
@@ -57,7 +58,18 @@ async function lint(): Promise<WorkerMessage> {
     ? new Resolver({ resolvers: { file: { resolve: (ref: { href(): string }) => readFile(ref.href(), 'utf8') }, http: refuseRemote, https: refuseRemote } })
     : new Resolver({ resolvers: { file: refuseLocal, http: remote, https: remote } });
   const findings = await lintText(createLinter(ruleset, resolver), job.text, job.source);
-  return { kind: 'done', findings: findings.slice(0, job.maxFindings), omitted: Math.max(0, findings.length - job.maxFindings) };
+  return { kind: 'done', findings: findings.slice(0, job.maxFindings), omitted: Math.max(0, findings.length - job.maxFindings), descriptions: descriptionsOf(findings) };
+}
+
+/** Each found rule's description, from our ruleset or the spectral:oas rules it extends (for SARIF's shortDescription). */
+function descriptionsOf(findings: { code: string }[]): Record<string, string> {
+  const rules = [(ruleset as { rules?: Record<string, { description?: string }> }).rules ?? {}, (oas as { rules?: Record<string, { description?: string }> }).rules ?? {}];
+  const descriptions: Record<string, string> = {};
+  for (const { code } of findings) {
+    const description = rules.map((set) => set[code]?.description).find((text) => typeof text === 'string');
+    if (description !== undefined) descriptions[code] = description;
+  }
+  return descriptions;
 }
 
 lint()
