@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
@@ -6,7 +6,6 @@ import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { startReferenceApi } from '../examples/reference-api/server.js';
 import {
@@ -18,7 +17,6 @@ import { issueLeaf, startSServer, stopSServers } from './support/openssl-server.
  * adr-check against servers that misbehave, on loopback: it must end within its own deadline with
  * a clear verdict or a one-line error, never a stack trace.
  */
-const run = promisify(execFile);
 const DEADLINE_SECONDS = 6;
 const servers: Array<net.Server | http.Server> = [];
 const closers: Array<() => Promise<void>> = [];
@@ -37,15 +35,17 @@ async function adrCheck(url: string, extra: string[] = []): Promise<Outcome> {
   const folder = mkdtempSync(join(tmpdir(), 'adr-check-hostile-'));
   const timeFile = join(folder, 'time');
   const args = ['-o', timeFile, '-f', '%M', process.execPath, '--import', 'tsx', 'live/cli.ts', url, '--timeout', '1500', '--deadline', String(DEADLINE_SECONDS), '--max-body', '100000', ...extra];
-  const options = { cwd: process.cwd(), timeout: 30000, maxBuffer: 20_000_000, env: { FAKE_DB_PASSWORD: ENVIRONMENT_SECRET, ...process.env } };
-  let result: Omit<Outcome, 'seconds' | 'peakMb'>;
-  try {
-    const { stdout, stderr } = await run('/usr/bin/time', args, options);
-    result = { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code?: number; stdout?: string; stderr?: string };
-    result = { code: failed.code ?? -1, stdout: failed.stdout ?? '', stderr: failed.stderr ?? '' };
-  }
+  const options = { cwd: process.cwd(), timeout: 30000, env: { FAKE_DB_PASSWORD: ENVIRONMENT_SECRET, ...process.env } };
+  const result = await new Promise<Omit<Outcome, 'seconds' | 'peakMb'>>((done) => {
+    // Its own process group, killed whole at the time limit: killing GNU time alone would leave adr-check running.
+    const child = spawn('/usr/bin/time', args, { ...options, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => { stdout += chunk.toString('utf8'); });
+    child.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString('utf8'); });
+    const timer = setTimeout(() => process.kill(-(child.pid ?? 0), 'SIGKILL'), options.timeout);
+    child.on('close', (code) => { clearTimeout(timer); done({ code: code ?? -1, stdout, stderr }); });
+  });
   const peakMb = Number(readFileSync(timeFile, 'utf8').trim().split('\n').pop()) / 1024;
   rmSync(folder, { recursive: true, force: true });
   return { ...result, seconds: (Date.now() - started) / 1000, peakMb };

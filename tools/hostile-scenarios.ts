@@ -70,12 +70,14 @@ function runAdrCheck(checkout: string, url: string, args: string[], killSeconds:
     env: { FAKE_DB_PASSWORD: SECRET_ENV, ...process.env },
     // stdin stays an open pipe that never sends: a checker that reads it blocks.
     stdio: ['pipe', 'pipe', 'pipe'],
+    // Its own process group: killing GNU time alone would leave the checker running.
+    detached: true,
   });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => { if (output.length < 5_000_000) output += chunk.toString('utf8'); });
   child.stderr.on('data', (chunk: Buffer) => { if (output.length < 5_000_000) output += chunk.toString('utf8'); });
   let killed = false;
-  const timer = setTimeout(() => { killed = true; child.kill('SIGKILL'); }, killSeconds * 1000);
+  const timer = setTimeout(() => { killed = true; process.kill(-(child.pid ?? 0), 'SIGKILL'); }, killSeconds * 1000);
   return new Promise((done) => {
     child.on('exit', (code) => {
       clearTimeout(timer);
