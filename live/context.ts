@@ -91,6 +91,19 @@ export function resourcePath(context: CheckContext): string {
   return open ?? resources[0] ?? '';
 }
 
+/** `find` computed once per run and shared by the checks that ask for it (a module's discovery). */
+export function oncePerRun<T>(find: (context: CheckContext) => Promise<T>): (context: CheckContext) => Promise<T> {
+  const found = new WeakMap<CheckContext, Promise<T>>();
+  return (context) => {
+    let result = found.get(context);
+    if (result === undefined) {
+      result = find(context);
+      found.set(context, result);
+    }
+    return result;
+  };
+}
+
 /**
  * The description's path item for a concrete path (`''` is the base URL, the description's `/`):
  * a literal path wins over a template that also fits it, as OpenAPI matches them.
@@ -105,7 +118,11 @@ export function pathItemFor(description: JsonObject | undefined, concretePath: s
 /** The GET of the path requires credentials: its security (or the document's) has no empty requirement. */
 export function requiresCredentials(description: JsonObject | undefined, concretePath: string): boolean {
   const operation = asObject(pathItemFor(description, concretePath).get);
-  const security = operation.security ?? description?.security;
+  return demandsCredentials(operation.security ?? description?.security);
+}
+
+/** A security list that every requirement of needs something: no empty `{}` among them. */
+export function demandsCredentials(security: unknown): boolean {
   const requirements = asArray(security);
   return requirements.length > 0 && requirements.every((requirement) => isObject(requirement) && Object.keys(requirement).length > 0);
 }

@@ -4,14 +4,13 @@ import { CRS84, envelopeIn, envelopeToCrs84, isTransformable, sameCrs, type Enve
 import { geoTarget, getGeometry, type GeoSample, type GeoTarget } from '../geo/discover.js';
 import { identityOf, itemsOf } from '../geo/geojson.js';
 import { notGeospatial } from './geo-crs-list.js';
-import { noSample, shortCrs } from './geo-crs-negotiation.js';
+import { noSample, shortCrs, UNSUPPORTED_CRS } from './geo-crs-negotiation.js';
 
 /** About 30 m around the sample, in degrees: the sample is inside, far neighbours are not. */
 const MARGIN_DEGREES = 0.0003;
 /** A bbox in the Southern Ocean, away from the features of any Dutch API. */
 const AWAY: Envelope = [-150.001, -45.001, -150, -45];
 const MAX_CRSS = 4;
-const UNSUPPORTED_CRS = 'http://www.opengis.net/def/crs/EPSG/0/0';
 
 function padded(envelope: Envelope): Envelope {
   return [envelope[0] - MARGIN_DEGREES, envelope[1] - MARGIN_DEGREES, envelope[2] + MARGIN_DEGREES, envelope[3] + MARGIN_DEGREES];

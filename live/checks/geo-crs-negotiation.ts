@@ -2,8 +2,8 @@ import type { CheckContext, LiveCheck } from '../context.js';
 import type { Exchange } from '../http.js';
 import { describeAnswer, evidenceOf, noAnswerResult, type CheckResult, type Evidence } from '../report.js';
 import { CRS84, distanceMetres, isTransformable, normalCrsUri, sameCrs, toCrs84, type Position } from '../geo/crs.js';
-import { geoTarget, geometryResponses, getGeometry, type GeoSample, type GeoTarget } from '../geo/discover.js';
-import { geometryOf, identityOf, itemsOf, positionsOf } from '../geo/geojson.js';
+import { geoTarget, geometryResponses, getGeometry, withQuery, type GeoSample, type GeoTarget } from '../geo/discover.js';
+import { geometryOf, identityOf, itemsOf, parseJson, positionsOf } from '../geo/geojson.js';
 import { notGeospatial } from './geo-crs-list.js';
 
 /**
@@ -15,7 +15,8 @@ import { notGeospatial } from './geo-crs-list.js';
 export const TOLERANCE_METRES = 5;
 /** CRSs compared per sample, and samples compared: enough to catch a fault, bounded in requests. */
 const MAX_CRSS = 6;
-const UNSUPPORTED_CRS = 'http://www.opengis.net/def/crs/EPSG/0/0';
+/** No CRS has EPSG code 0: a server that accepts it does not check `crs` (and `bbox-crs`). */
+export const UNSUPPORTED_CRS = 'http://www.opengis.net/def/crs/EPSG/0/0';
 
 /**
  * /geo/crs-query-parameter: the sample feature fetched with each advertised `crs` agrees with its
@@ -39,7 +40,7 @@ export const geoCrsQueryParameter: LiveCheck = {
       if (problem === undefined) compared.push(crs);
       else { problems.push(problem); evidence.push(evidenceOf(exchange, ['Content-Type', 'Content-Crs'], undefined, exchange.status !== 200)); }
     }
-    const unsupported = await context.send({ method: 'GET', url: withCrs(sample.url, UNSUPPORTED_CRS), headers: { accept: acceptOf(target) } });
+    const unsupported = await context.send({ method: 'GET', url: withQuery(sample.url, { crs: UNSUPPORTED_CRS }), headers: { accept: acceptOf(target) } });
     if (unsupported.status === undefined) return noAnswerResult(this.code, [`GET with an unsupported crs: no answer (${unsupported.error ?? 'unknown'})`]);
     if (unsupported.status !== 400) { problems.push(`an unsupported crs (${UNSUPPORTED_CRS}) gives ${describeAnswer(unsupported)}, expected 400`); evidence.push(evidenceOf(unsupported, ['Content-Type', 'Content-Crs'])); }
     if (problems.length > 0) return { code: this.code, verdict: 'fail', summary: '`crs` is not honoured as the geospatial module requires', details: [...problems, ...notes], evidence };
@@ -76,12 +77,6 @@ export function shortCrs(uri: string): string {
   return match === null ? uri : match[1] === 'EPSG' ? `EPSG:${match[2]}` : (match[2] ?? uri);
 }
 
-function withCrs(url: string, crs: string): string {
-  const target = new URL(url);
-  target.searchParams.set('crs', crs);
-  return target.href;
-}
-
 function acceptOf(target: GeoTarget): string {
   return target.style === 'ogc' ? 'application/geo+json' : 'application/json';
 }
@@ -101,7 +96,7 @@ export const geoContentCrsResponseHeader: LiveCheck = {
   async run(context: CheckContext): Promise<CheckResult> {
     const target = await geoTarget(context);
     if (target === undefined) return notGeospatial(this.code);
-    const judged = geometryResponses(context).filter((response) => geometryOf(parseBody(response.exchange)) !== undefined || itemsOf(parseBody(response.exchange)).some((item) => geometryOf(item) !== undefined));
+    const judged = geometryResponses(context).filter((response) => geometryOf(parseJson(response.exchange.body)) !== undefined || itemsOf(parseJson(response.exchange.body)).some((item) => geometryOf(item) !== undefined));
     if (judged.length === 0) return noSample(this.code, target);
     const wrong = judged.filter((response) => !contentCrsMatches(response.exchange, response.expectedCrs));
     if (wrong.length > 0) {
@@ -116,14 +111,6 @@ export const geoContentCrsResponseHeader: LiveCheck = {
     return { code: this.code, verdict: 'pass', summary: `all ${judged.length} responses with geometry carry Content-Crs with the requested CRS (CRS84 when none was asked)`, details: [], evidence: [] };
   },
 };
-
-function parseBody(exchange: Exchange): unknown {
-  try {
-    return JSON.parse(exchange.body);
-  } catch {
-    return undefined;
-  }
-}
 
 function contentCrsMatches(exchange: Exchange, expected: string): boolean {
   const value = exchange.headers['content-crs'];

@@ -1,4 +1,4 @@
-import { pathItemFor, type CheckContext, type LiveCheck } from '../context.js';
+import { demandsCredentials, oncePerRun, pathItemFor, type CheckContext, type LiveCheck } from '../context.js';
 import type { Exchange } from '../http.js';
 import { describeAnswer, evidenceOf, noAnswerResult, pathLabel, type CheckResult, type Evidence } from '../report.js';
 import { asArray, asObject, entries, isObject, type JsonObject } from '../../lib/json.js';
@@ -11,17 +11,8 @@ import { asArray, asObject, entries, isObject, type JsonObject } from '../../lib
 
 interface Metadata { url: string; exchange: Exchange; document?: JsonObject; problem?: string }
 
-const found = new WeakMap<CheckContext, Promise<Metadata | string>>();
-
 /** The metadata, or why there is none to judge. Found once per run. */
-export function authorizationServer(context: CheckContext): Promise<Metadata | string> {
-  let metadata = found.get(context);
-  if (metadata === undefined) {
-    metadata = discover(context);
-    found.set(context, metadata);
-  }
-  return metadata;
-}
+export const authorizationServer = oncePerRun((context): Promise<Metadata | string> => discover(context));
 
 function securitySchemes(context: CheckContext): JsonObject[] {
   return entries(asObject(context.description?.components).securitySchemes).map(([, scheme]) => asObject(scheme)).filter((scheme) => scheme.type === 'oauth2' || scheme.type === 'openIdConnect');
@@ -127,8 +118,7 @@ function protectedOperation(context: CheckContext): { method: string; path: stri
     for (const method of methods) {
       const operation = asObject(item[method]);
       if (item[method] === undefined) continue;
-      const requirements = asArray(operation.security ?? context.description?.security);
-      if (requirements.length > 0 && requirements.every((requirement) => isObject(requirement) && Object.keys(requirement).length > 0)) return { method: method.toUpperCase(), path };
+      if (demandsCredentials(operation.security ?? context.description?.security)) return { method: method.toUpperCase(), path };
     }
   }
   return undefined;

@@ -1,6 +1,6 @@
 import { asArray, asObject, isObject, type JsonObject } from '../../lib/json.js';
 import { isGeospatial } from '../../lib/geo.js';
-import type { CheckContext } from '../context.js';
+import { oncePerRun, type CheckContext } from '../context.js';
 import type { Exchange } from '../http.js';
 import { CRS84, envelopeOf, toCrs84, type Envelope, type Position } from './crs.js';
 import { geometryOf, identityOf, itemsOf, parseJson, positionsOf } from './geojson.js';
@@ -42,17 +42,8 @@ export interface GeoTarget {
   reason: string;
 }
 
-const targets = new WeakMap<CheckContext, Promise<GeoTarget | undefined>>();
-
 /** Found once per run, shared by the geospatial checks. */
-export function geoTarget(context: CheckContext): Promise<GeoTarget | undefined> {
-  let target = targets.get(context);
-  if (target === undefined) {
-    target = discover(context);
-    targets.set(context, target);
-  }
-  return target;
-}
+export const geoTarget = oncePerRun((context): Promise<GeoTarget | undefined> => discover(context));
 
 const SAMPLED_COLLECTIONS = 3;
 /** Above this size the description is not searched for GeoJSON here: /collections and /crss still count. */
