@@ -156,7 +156,7 @@ export function concreteGetPaths(description: JsonObject | undefined, extra: str
 }
 
 /** Parameters are often shared as `#/components/parameters/...`; the downloaded description is unresolved. */
-function followLocalReference(description: JsonObject | undefined, parameter: JsonObject): JsonObject {
+export function followLocalReference(description: JsonObject | undefined, parameter: JsonObject): JsonObject {
   if (typeof parameter.$ref !== 'string' || !parameter.$ref.startsWith('#/')) return parameter;
   const segments = parameter.$ref.slice(2).split('/').map((segment) => decodeURIComponent(segment).replace(/~1/g, '/').replace(/~0/g, '~'));
   const target = valueAt(description, segments);

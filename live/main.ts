@@ -22,7 +22,9 @@ options:
   --header "Name: value"   send this header (credentials) with every request; repeatable; redacted in reports
   --ca <file>              trust this CA (PEM) besides the system's
   --insecure               do not verify certificates (the TLS check is then not done)
-  --unsafe                 also send undeclared POST, PUT, PATCH and DELETE (405 probes)
+  --unsafe                 also send writes: undeclared POST, PUT, PATCH and DELETE (405
+                           probes), a protected write, and POSTs of features with Content-Crs
+                           (deleted again where the API declares DELETE)
   --path </p>              also probe this path; repeatable
   --cors-origin <origin>   an origin the API allows, to test that it is echoed
   --plain-http-port <n>    where plain HTTP would answer on the same host (default 80)

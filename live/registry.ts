@@ -11,15 +11,17 @@ import { geoCrsList } from './checks/geo-crs-list.js';
 import { geoContentCrsResponseHeader, geoCrsQueryParameter } from './checks/geo-crs-negotiation.js';
 import { geoBboxCrsQueryParameter, geoBboxQueryParameter } from './checks/geo-bbox.js';
 import { geoGeojsonResponse } from './checks/geo-geojson-response.js';
+import { geoContentCrsRequestHeader } from './checks/geo-content-crs-request.js';
 import { signingMessage, signingPayload } from './checks/signing.js';
 import { oauthFlows, oauthNoTokenInQuery } from './checks/oauth.js';
 import { geoTarget } from './geo/discover.js';
 
 /**
- * The geospatial module's checks, run only for a geospatial API (live/geo/discover.ts). Content-Crs
- * and the media type are judged on the responses the others caused, so they come last.
+ * The geospatial module's checks, run only for a geospatial API (live/geo/discover.ts). The POST
+ * (with --unsafe) comes after the reads, so that a copy it creates never shows in their answers;
+ * Content-Crs and the media type are judged on the responses the others caused, so they come last.
  */
-export const GEO_CHECKS: LiveCheck[] = [geoCrsList, geoCrsQueryParameter, geoBboxQueryParameter, geoBboxCrsQueryParameter, geoGeojsonResponse, geoContentCrsResponseHeader].map(inGeoModule);
+export const GEO_CHECKS: LiveCheck[] = [geoCrsList, geoCrsQueryParameter, geoBboxQueryParameter, geoBboxCrsQueryParameter, geoContentCrsRequestHeader, geoGeojsonResponse, geoContentCrsResponseHeader].map(inGeoModule);
 
 function inGeoModule(check: LiveCheck): LiveCheck {
   return {

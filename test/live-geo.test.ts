@@ -6,29 +6,58 @@ import type { Report } from '../live/report.js';
 import { startGeoJsonServer, type GeoJsonFault } from './support/geo-json-server.js';
 
 /** The live geospatial checks against a plain-JSON geospatial API (test support), with and without each fault. */
-const GEO_CODES = ['/geo/crs-list', '/geo/crs-query-parameter', '/geo/bbox-query-parameter', '/geo/bbox-crs-query-parameter', '/geo/geojson-response', '/geo/content-crs-response-header'];
+const GEO_CODES = ['/geo/crs-list', '/geo/crs-query-parameter', '/geo/bbox-query-parameter', '/geo/bbox-crs-query-parameter', '/geo/content-crs-request-header', '/geo/geojson-response', '/geo/content-crs-response-header'];
 let folder: string;
 beforeAll(() => { folder = mkdtempSync(join(tmpdir(), 'adr-check-geo-')); });
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
-async function geoVerdicts(faults: GeoJsonFault[]): Promise<{ verdicts: Record<string, string>; report: Report }> {
-  const server = await startGeoJsonServer(faults);
+interface GeoRun {
+  verdicts: Record<string, string>;
+  report: Report;
+  /** The writes of a feature the server got, `METHOD /path`: POSTs with a body, DELETEs of a resource (not /core/http-methods' bodiless probes of the collection). */
+  writes: string[];
+}
+
+/** With --unsafe, so that /geo/content-crs-request-header POSTs, unless `safe`. */
+async function geoVerdicts(faults: GeoJsonFault[], { safe = false, readOnly = false } = {}): Promise<GeoRun> {
+  const server = await startGeoJsonServer(faults, { readOnly });
   try {
-    const output = join(folder, `${faults.join('-') || 'clean'}.json`);
-    await main([server.baseUrl, '--format', 'json', '--output', output, '--timeout', '2000', '--deadline', '20'], {});
+    const output = join(folder, `${faults.join('-') || 'clean'}${safe ? '-safe' : ''}${readOnly ? '-read-only' : ''}.json`);
+    await main([server.baseUrl, '--format', 'json', '--output', output, '--timeout', '2000', '--deadline', '20', ...(safe ? [] : ['--unsafe'])], {});
     const report = JSON.parse(readFileSync(output, 'utf8')) as Report;
-    return { verdicts: Object.fromEntries(report.results.filter((result) => result.code.startsWith('/geo/')).map((result) => [result.code, result.verdict])), report };
+    const writes = server.requests
+      .filter((request) => (request.method === 'POST' && request.headers['content-type'] !== undefined) || (request.method === 'DELETE' && request.url.startsWith('/v1/gebouwen/')))
+      .map((request) => `${request.method} ${request.url}`);
+    return { verdicts: Object.fromEntries(report.results.filter((result) => result.code.startsWith('/geo/')).map((result) => [result.code, result.verdict])), report, writes };
   } finally {
     await server.close();
   }
 }
 
 test('a plain-JSON geospatial API that does it right passes every geospatial check', async () => {
-  const { verdicts, report } = await geoVerdicts([]);
+  const { verdicts, report, writes } = await geoVerdicts([]);
   expect(verdicts).toEqual(Object.fromEntries(GEO_CODES.map((code) => [code, 'pass'])));
   expect(report.notices).toContain('geospatial checks run: GET /crss lists CRSs');
   const crs = report.results.find((result) => result.code === '/geo/crs-query-parameter');
   expect(crs?.summary).toBe('0344100000012345 in EPSG:28992, EPSG:4258 agrees with CRS84 within 5 m; an unsupported crs gives 400');
+  const post = report.results.find((result) => result.code === '/geo/content-crs-request-header');
+  expect(post?.summary).toBe('copies of 0344100000012345 POSTed in EPSG:4258 with Content-Crs and in CRS84 without it read back within 5 m of it; an unsupported Content-Crs gives 400');
+  // The two copies adr-check created are deleted again; the third POST was refused.
+  expect(writes).toEqual(['POST /v1/gebouwen', 'POST /v1/gebouwen', 'POST /v1/gebouwen', 'DELETE /v1/gebouwen/nieuw-1', 'DELETE /v1/gebouwen/nieuw-2']);
+}, 60000);
+
+test('without --unsafe nothing is POSTed: /geo/content-crs-request-header is skipped and says why', async () => {
+  const { verdicts, report, writes } = await geoVerdicts([], { safe: true });
+  expect(verdicts['/geo/content-crs-request-header']).toBe('skip');
+  expect(report.results.find((result) => result.code === '/geo/content-crs-request-header')?.summary).toBe('not tested: creating a feature changes data; --unsafe lets adr-check POST one (and delete it again where the API allows)');
+  expect(writes).toEqual([]);
+}, 60000);
+
+test('where the description declares no POST of features, --unsafe POSTs none', async () => {
+  const { verdicts, report, writes } = await geoVerdicts([], { readOnly: true });
+  expect(verdicts['/geo/content-crs-request-header']).toBe('skip');
+  expect(report.results.find((result) => result.code === '/geo/content-crs-request-header')?.summary).toBe('not tested: the description declares no POST on a collection with geometry');
+  expect(writes).toEqual([]);
 }, 60000);
 
 const CAUGHT_BY: Record<GeoJsonFault, [string, RegExp]> = {
@@ -40,6 +69,9 @@ const CAUGHT_BY: Record<GeoJsonFault, [string, RegExp]> = {
   'ignore-bbox-crs': ['/geo/bbox-crs-query-parameter', /bbox-crs=http:\/\/www\.opengis\.net\/def\/crs\/EPSG\/0\/28992 misses 0344100000012345, which the same box in CRS84 selects: bbox-crs is not applied/],
   'geojson-media-type': ['/geo/geojson-response', /^GET \/v1\/gebouwen has Content-Type: application\/geo\+json, expected application\/json with embedded geometry$/],
   'crs84-not-listed': ['/geo/crs-list', /^the list lacks http:\/\/www\.opengis\.net\/def\/crs\/OGC\/1\.3\/CRS84, the default CRS$/],
+  'ignore-content-crs': ['/geo/content-crs-request-header', /^a copy of 0344100000012345 in EPSG:4258 with Content-Crs: <http:\/\/www\.opengis\.net\/def\/crs\/EPSG\/0\/4258> reads back 6,759 km from where it was placed \(tolerance 5 m\): its coordinates were read as CRS84, not as Content-Crs says; first position \[52\.\d+,5\.\d+\]$/],
+  'no-content-crs-as-rd': ['/geo/content-crs-request-header', /^a copy of 0344100000012345 in CRS84 without Content-Crs reads back 476 km from where it was placed \(tolerance 5 m\): its coordinates were read as EPSG:28992, not as CRS84, the default without Content-Crs; first position/],
+  'unsupported-content-crs-201': ['/geo/content-crs-request-header', /^a feature with Content-Crs: <http:\/\/www\.opengis\.net\/def\/crs\/EPSG\/0\/0> \(no such CRS\) gives 201, expected 400$/],
 };
 
 test.each(Object.entries(CAUGHT_BY))('fault %s is caught by exactly %s', async (fault, [code, detail]) => {

@@ -37,7 +37,7 @@ test.each([...FORMATS])('%s: the security-header warning is reported and no cred
   expect(text).toContain('/core/transport/security-headers');
   if (format === 'json') expect(JSON.parse(text).results.find((result: { code: string }) => result.code === '/core/transport/security-headers').verdict).toBe('warn');
   if (format === 'sarif') expect(JSON.parse(text).runs[0].results.map((result: { ruleId: string; level: string }) => [result.ruleId, result.level])).toEqual([['/core/transport/security-headers', 'warning']]);
-  if (format === 'junit') expect(text).toMatch(/<testsuite name="adr-check [^"]+" tests="17" failures="0" errors="0" skipped="1"/);
+  if (format === 'junit') expect(text).toMatch(/<testsuite name="adr-check [^"]+" tests="18" failures="0" errors="0" skipped="2"/);
   if (format === 'github-actions') expect(text.trim()).toMatch(/^::notice title=adr-check::https:\/\/127\.0\.0\.1:\d+\/v1 checked by nlgov-adr \d+\.\d+\.\d+ \(ruleset nlgov-adr \d+\.\d+\.\d+\)\n::warning title=\/core\/transport\/security-headers::security headers missing or wrong on \d+ of \d+ requests lacks Strict-Transport-Security/);
   if (format === 'text') expect(text).toMatch(/WARN\s+\/core\/transport\/security-headers/);
   if (format === 'html') expect(text).toMatch(/<td class="verdict warn" data-verdict="warn">warn<\/td><\/tr><tr><th scope="row"><a href="#\/core\/transport\/cors">/);

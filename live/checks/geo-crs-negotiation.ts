@@ -67,7 +67,7 @@ function sameAsCrs84(positions: Position[], crs84: Position[]): boolean {
   return positions.every((position, index) => distanceMetres(position, crs84[index] as Position) <= TOLERANCE_METRES);
 }
 
-function formatDistance(metres: number): string {
+export function formatDistance(metres: number): string {
   if (!Number.isFinite(metres)) return 'outside the CRS';
   return metres >= 10_000 ? `${Math.round(metres / 1000).toLocaleString('en')} km` : `${Math.round(metres).toLocaleString('en')} m`;
 }

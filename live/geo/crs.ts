@@ -38,6 +38,11 @@ export function isTransformable(uri: string): boolean {
   return KNOWN[normalCrsUri(uri)] !== undefined;
 }
 
+/** Whether the CRS's coordinates are latitude first (EPSG:4326, EPSG:4258). */
+export function isLatitudeFirst(uri: string): boolean {
+  return KNOWN[normalCrsUri(uri)]?.axes === 'lat-lon';
+}
+
 export type Position = [number, number];
 
 /** A position in `uri` to CRS84 (lon, lat); undefined for a CRS adr-check does not know. */

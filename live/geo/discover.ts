@@ -25,6 +25,8 @@ export interface GeoSample {
   /** Where the sample is fetched again in other CRSs: the feature's own URL, or the collection's. */
   url: string;
   identity: string;
+  /** The feature or resource as the API gave it without `crs`: what a client would copy to create one. */
+  item: JsonObject;
   /** The sample's positions in CRS84, as the API gave them without `crs`. */
   positions: Position[];
   envelope: Envelope;
@@ -86,10 +88,10 @@ function ogcCollections(context: CheckContext, body: JsonObject): GeoCollection[
 }
 
 /** A link the API gave, only if it stays on the API's own origin: adr-check never follows a server elsewhere. */
-function sameOriginHref(context: CheckContext, href: unknown): string | undefined {
+export function sameOriginHref(context: CheckContext, href: unknown, relativeTo = `${context.baseUrl}/`): string | undefined {
   if (typeof href !== 'string') return undefined;
   try {
-    const url = new URL(href, `${context.baseUrl}/`);
+    const url = new URL(href, relativeTo);
     return url.origin === new URL(context.baseUrl).origin ? url.href : undefined;
   } catch {
     return undefined;
@@ -111,17 +113,23 @@ async function plainCollections(context: CheckContext, globalCrs: string[]): Pro
 async function samples(context: CheckContext, collections: GeoCollection[], style: 'ogc' | 'plain'): Promise<GeoSample[]> {
   const found: GeoSample[] = [];
   for (const collection of collections.slice(0, SAMPLED_COLLECTIONS)) {
-    const { body } = await getGeometry(context, style, collection.itemsUrl, 'items', style === 'ogc' ? { limit: '10' } : {});
-    const items = itemsOf(body);
-    const item = items.find((candidate) => geometryOf(candidate) !== undefined) ?? (geometryOf(body) !== undefined ? asObject(body) : undefined);
-    if (item === undefined) continue;
-    const positions = positionsOf(geometryOf(item)).map((position) => toCrs84(CRS84, position) as Position);
-    if (positions.length === 0) continue;
-    const identity = identityOf(item);
-    const featureUrl = style === 'ogc' && (typeof item.id === 'string' || typeof item.id === 'number') ? `${collection.itemsUrl}/${encodeURIComponent(String(item.id))}` : undefined;
-    found.push({ collection, url: featureUrl ?? collection.itemsUrl, identity, positions, envelope: envelopeOf(positions) });
+    const sample = await sampleOf(context, collection, style);
+    if (sample !== undefined) found.push(sample);
   }
   return found;
+}
+
+/** The first feature (or resource) of a collection that has geometry, fetched without `crs`. */
+export async function sampleOf(context: CheckContext, collection: GeoCollection, style: GeoTarget['style']): Promise<GeoSample | undefined> {
+  const { body } = await getGeometry(context, style, collection.itemsUrl, 'items', style === 'ogc' ? { limit: '10' } : {});
+  const items = itemsOf(body);
+  const item = items.find((candidate) => geometryOf(candidate) !== undefined) ?? (geometryOf(body) !== undefined ? asObject(body) : undefined);
+  if (item === undefined) return undefined;
+  const positions = positionsOf(geometryOf(item)).map((position) => toCrs84(CRS84, position) as Position);
+  if (positions.length === 0) return undefined;
+  const identity = identityOf(item);
+  const featureUrl = style === 'ogc' && (typeof item.id === 'string' || typeof item.id === 'number') ? `${collection.itemsUrl}/${encodeURIComponent(String(item.id))}` : undefined;
+  return { collection, url: featureUrl ?? collection.itemsUrl, identity, item, positions, envelope: envelopeOf(positions) };
 }
 
 export function withQuery(url: string, query: Record<string, string>): string {

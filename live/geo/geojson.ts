@@ -1,4 +1,4 @@
-import { asArray, isObject, type JsonObject } from '../../lib/json.js';
+import { asArray, asObject, isObject, type JsonObject } from '../../lib/json.js';
 import { GEOMETRY_TYPES } from '../../lib/geo.js';
 import type { Position } from './crs.js';
 
@@ -65,4 +65,67 @@ export function identityOf(item: JsonObject): string {
 export function geometryOf(item: unknown): JsonObject | undefined {
   if (isObject(item) && item.type === 'Feature') return isGeometry(item.geometry) ? item.geometry : undefined;
   return firstGeometry(item);
+}
+
+/** GeoJSON nests positions at most four arrays deep (MultiPolygon); anything deeper is left as it is. */
+const MAX_COORDINATE_DEPTH = 4;
+
+/** A geometry with every position replaced by `map`'s, its structure kept; undefined when a position cannot be mapped. */
+export function mapPositions(geometry: JsonObject, map: (position: Position) => Position | undefined): JsonObject | undefined {
+  if (Array.isArray(geometry.geometries)) {
+    const members = geometry.geometries.map((member) => (isGeometry(member) ? mapPositions(member, map) : member));
+    return members.some((member) => member === undefined) ? undefined : { ...geometry, geometries: members };
+  }
+  let failed = false;
+  const walk = (node: unknown, depth: number): unknown => {
+    if (!Array.isArray(node) || depth > MAX_COORDINATE_DEPTH) return node;
+    if (node.length >= 2 && typeof node[0] === 'number' && typeof node[1] === 'number') {
+      const mapped = map([node[0], node[1]]);
+      if (mapped === undefined || !mapped.every(Number.isFinite)) failed = true;
+      return mapped ?? node;
+    }
+    return node.map((child) => walk(child, depth + 1));
+  };
+  const coordinates = walk(geometry.coordinates, 0);
+  return failed ? undefined : { ...geometry, coordinates };
+}
+
+/** Members a server sets itself (identity, links): a client creating a copy leaves them out. */
+const SERVER_MEMBERS = ['id', 'links', '_links', '_embedded'];
+
+/**
+ * What a client sends to create a copy of `item` with another geometry: a Feature's type,
+ * properties and other members, or a plain resource's fields, with the (first embedded) geometry
+ * replaced and the members the server sets left out.
+ */
+export function copyWithGeometry(item: JsonObject, geometry: JsonObject): JsonObject {
+  const kept = Object.fromEntries(Object.entries(item).filter(([name]) => !SERVER_MEMBERS.includes(name)));
+  if (item.type === 'Feature') return { ...kept, geometry };
+  return replaceFirstGeometry(kept, geometry);
+}
+
+type Step = string | number;
+
+/**
+ * The object with its first GeoJSON geometry (breadth first, bounded, as firstGeometry finds it)
+ * replaced: only the containers on the way to it are copied, so a deep server document costs
+ * no recursion.
+ */
+function replaceFirstGeometry(value: JsonObject, geometry: JsonObject): JsonObject {
+  const queue: Array<{ node: unknown; path: Step[] }> = [{ node: value, path: [] }];
+  for (let visited = 0; queue.length > 0 && visited < 5000; visited += 1) {
+    const { node, path } = queue.shift() as { node: unknown; path: Step[] };
+    if (isGeometry(node)) return replacedAt(value, path, geometry) as JsonObject;
+    if (Array.isArray(node)) node.forEach((child, index) => queue.push({ node: child, path: [...path, index] }));
+    else if (isObject(node)) for (const [name, child] of Object.entries(node)) queue.push({ node: child, path: [...path, name] });
+  }
+  return value;
+}
+
+function replacedAt(container: unknown, path: Step[], replacement: unknown): unknown {
+  const [step, ...rest] = path;
+  if (step === undefined) return replacement;
+  if (Array.isArray(container)) return container.map((child, index) => (index === step ? replacedAt(child, rest, replacement) : child));
+  const object = asObject(container);
+  return { ...object, [step]: replacedAt(object[step], rest, replacement) };
 }

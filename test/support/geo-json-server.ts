@@ -5,11 +5,14 @@ import { startHostile, type HostileServer } from './hostile-servers.js';
  * A second geospatial API for the live geospatial checks, not the reference API: plain JSON in
  * the style the geospatial module allows for APIs that do not follow OGC API Features. `/crss`
  * lists the CRSs, `/gebouwen` is a resource collection with a GeoJSON geometry embedded in each
- * resource (`geometrie`), stored in RD New. Its own proj4 definitions, so that the checker's
- * transformations are not tested against themselves. Each fault breaks one behaviour.
+ * resource (`geometrie`), stored in RD New; POST creates a gebouw from a body whose geometry is in
+ * the CRS of Content-Crs (CRS84 without it), DELETE removes a created one. Its own proj4
+ * definitions, so that the checker's transformations are not tested against themselves. Each
+ * fault breaks one behaviour.
  */
 
-export type GeoJsonFault = 'swap-axes' | 'ignore-crs' | 'no-content-crs' | 'ignore-bbox' | 'ignore-bbox-crs' | 'unsupported-crs-200' | 'geojson-media-type' | 'crs84-not-listed';
+export type GeoJsonFault = 'swap-axes' | 'ignore-crs' | 'no-content-crs' | 'ignore-bbox' | 'ignore-bbox-crs' | 'unsupported-crs-200' | 'geojson-media-type' | 'crs84-not-listed'
+  | 'ignore-content-crs' | 'no-content-crs-as-rd' | 'unsupported-content-crs-201';
 
 const CRS84 = 'http://www.opengis.net/def/crs/OGC/1.3/CRS84';
 const RD = 'http://www.opengis.net/def/crs/EPSG/0/28992';
@@ -20,8 +23,10 @@ const DEFINITIONS: Record<string, string> = {
   [ETRS89]: '+proj=longlat +ellps=GRS80 +no_defs',
 };
 
+interface Gebouw { identificatie: string; naam: string; rd: [number, number] }
+
 /** Buildings in Utrecht, RD New (x, y). */
-const GEBOUWEN: Array<{ identificatie: string; naam: string; rd: [number, number] }> = [
+const GEBOUWEN: Gebouw[] = [
   { identificatie: '0344100000012345', naam: 'Domtoren', rd: [136_849, 455_938] },
   { identificatie: '0344100000023456', naam: 'Centraal Station', rd: [135_870, 456_000] },
   { identificatie: '0344100000034567', naam: 'Stadhuis', rd: [136_610, 455_930] },
@@ -36,27 +41,98 @@ function transform(position: [number, number], from: string, to: string, swap: b
   return latLon ? [b, a] : [a, b];
 }
 
-export async function startGeoJsonServer(faults: GeoJsonFault[] = []): Promise<HostileServer> {
+const SUPPORTED = [CRS84, RD, ETRS89];
+
+const DESCRIPTION = {
+  openapi: '3.0.3',
+  info: { title: 'Gebouwen', version: '1.0.0' },
+  paths: {
+    '/crss': {},
+    '/gebouwen': {
+      get: { responses: { 200: { description: 'ok' } } },
+      post: {
+        parameters: [{ name: 'Content-Crs', in: 'header', schema: { type: 'string' } }],
+        requestBody: { content: { 'application/json': { schema: { type: 'object' } } } },
+        responses: { 201: { description: 'created' } },
+      },
+    },
+    '/gebouwen/{identificatie}': { get: { responses: { 200: { description: 'ok' } } }, delete: { responses: { 204: { description: 'deleted' } } } },
+  },
+};
+
+/** The CRS of a POST body: Content-Crs, bare or in angle brackets; CRS84 without it (or, with `no-content-crs-as-rd`, RD). */
+function bodyCrs(header: string | undefined, faults: ReadonlySet<GeoJsonFault>): string | undefined {
+  if (header === undefined) return faults.has('no-content-crs-as-rd') ? RD : CRS84;
+  const uri = header.trim().replace(/^<(.*)>$/, '$1');
+  if (!SUPPORTED.includes(uri)) return faults.has('unsupported-content-crs-201') ? CRS84 : undefined;
+  return faults.has('ignore-content-crs') ? CRS84 : uri;
+}
+
+/** `readOnly`: the description declares no POST (the server still takes one). */
+export async function startGeoJsonServer(faults: GeoJsonFault[] = [], { readOnly = false } = {}): Promise<HostileServer> {
   const has = (fault: GeoJsonFault) => faults.includes(fault);
   const listed = has('crs84-not-listed') ? [RD, ETRS89] : [CRS84, RD, ETRS89];
   const headers = { 'api-version': '1.0.0', 'cache-control': 'no-store' };
+  const gebouwen = [...GEBOUWEN];
+  let created = 0;
   return startHostile((request, response) => {
     const url = new URL(request.url ?? '/', 'http://localhost');
-    const send = (status: number, body: unknown, crs?: string) => {
+    const send = (status: number, body: unknown, crs?: string, extra: Record<string, string> = {}) => {
       const type = status >= 400 ? 'application/problem+json' : has('geojson-media-type') ? 'application/geo+json' : 'application/json';
-      response.writeHead(status, { ...headers, 'content-type': type, ...(crs === undefined || has('no-content-crs') ? {} : { 'content-crs': `<${crs}>` }) });
+      response.writeHead(status, { ...headers, 'content-type': type, ...(crs === undefined || has('no-content-crs') ? {} : { 'content-crs': `<${crs}>` }), ...extra });
       response.end(JSON.stringify(body));
     };
-    if (url.pathname === '/v1/openapi.json') return send(200, { openapi: '3.0.3', info: { title: 'Gebouwen', version: '1.0.0' }, paths: { '/crss': {}, '/gebouwen': { get: { responses: { 200: { description: 'ok' } } } } } });
-    if (url.pathname === '/v1/crss') return send(200, { crs: listed });
-    if (url.pathname !== '/v1/gebouwen') return send(404, { status: 404, title: 'Niet gevonden' });
     const requested = url.searchParams.get('crs') ?? CRS84;
+    const outputCrs = SUPPORTED.includes(requested) && !has('ignore-crs') ? requested : CRS84;
+    // With ignore-crs the requested CRS is still named: the coordinates are what is wrong.
+    const namedCrs = has('ignore-crs') ? requested : outputCrs;
+    const resource = ({ identificatie, naam, rd }: Gebouw) => ({
+      identificatie,
+      naam,
+      geometrie: { type: 'Point', coordinates: transform(rd, RD, outputCrs, has('swap-axes')).map((value) => Number(value.toFixed(outputCrs === RD ? 3 : 8))) },
+      _links: { self: { href: `/v1/gebouwen/${identificatie}` } },
+    });
+    if (url.pathname === '/v1/openapi.json') return send(200, readOnly ? { ...DESCRIPTION, paths: { ...DESCRIPTION.paths, '/gebouwen': { get: DESCRIPTION.paths['/gebouwen'].get } } } : DESCRIPTION);
+    if (url.pathname === '/v1/crss') return send(200, { crs: listed });
+    if (!SUPPORTED.includes(requested) && !has('unsupported-crs-200')) return send(400, { status: 400, title: 'Ongeldige crs' });
+    const single = /^\/v1\/gebouwen\/([^/]+)$/.exec(url.pathname);
+    if (single !== null) {
+      const index = gebouwen.findIndex((gebouw) => gebouw.identificatie === single[1]);
+      if (index < 0) return send(404, { status: 404, title: 'Niet gevonden' });
+      if (request.method === 'DELETE') {
+        gebouwen.splice(index, 1);
+        response.writeHead(204, headers);
+        return response.end();
+      }
+      return send(200, resource(gebouwen[index] as Gebouw), namedCrs);
+    }
+    if (url.pathname !== '/v1/gebouwen') return send(404, { status: 404, title: 'Niet gevonden' });
+    if (request.method === 'POST') {
+      const chunks: Buffer[] = [];
+      request.on('data', (chunk: Buffer) => chunks.push(chunk));
+      request.on('end', () => {
+        const header = request.headers['content-crs'];
+        const crs = bodyCrs(typeof header === 'string' ? header : undefined, new Set(faults));
+        if (crs === undefined) return send(400, { status: 400, title: 'Ongeldige Content-Crs' });
+        let body: { naam?: string; geometrie?: { coordinates?: [number, number] } };
+        try {
+          body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as typeof body;
+        } catch {
+          return send(400, { status: 400, title: 'Geen JSON' });
+        }
+        const position = body.geometrie?.coordinates;
+        if (!Array.isArray(position)) return send(400, { status: 400, title: 'Geen geometrie' });
+        created += 1;
+        const gebouw: Gebouw = { identificatie: `nieuw-${created}`, naam: body.naam ?? 'nieuw', rd: transform(position, crs, RD, false) };
+        gebouwen.push(gebouw);
+        send(201, resource(gebouw), CRS84, { location: `/v1/gebouwen/${gebouw.identificatie}` });
+      });
+      return undefined;
+    }
     const bboxCrs = url.searchParams.get('bbox-crs') ?? CRS84;
-    if (![CRS84, RD, ETRS89].includes(requested) && !has('unsupported-crs-200')) return send(400, { status: 400, title: 'Ongeldige crs' });
-    if (![CRS84, RD, ETRS89].includes(bboxCrs)) return send(400, { status: 400, title: 'Ongeldige bbox-crs' });
-    const outputCrs = [CRS84, RD, ETRS89].includes(requested) && !has('ignore-crs') ? requested : CRS84;
+    if (!SUPPORTED.includes(bboxCrs)) return send(400, { status: 400, title: 'Ongeldige bbox-crs' });
     const bbox = url.searchParams.get('bbox')?.split(',').map(Number);
-    const selected = GEBOUWEN.filter(({ rd }) => {
+    const selected = gebouwen.filter(({ rd }) => {
       if (bbox === undefined || bbox.length !== 4 || has('ignore-bbox')) return true;
       const [minA, minB, maxA, maxB] = bbox as [number, number, number, number];
       const from = has('ignore-bbox-crs') ? CRS84 : bboxCrs;
@@ -65,13 +141,6 @@ export async function startGeoJsonServer(faults: GeoJsonFault[] = []): Promise<H
       const ys = corners.map((corner) => corner[1]);
       return rd[0] >= Math.min(...xs) && rd[0] <= Math.max(...xs) && rd[1] >= Math.min(...ys) && rd[1] <= Math.max(...ys);
     });
-    const gebouwen = selected.map(({ identificatie, naam, rd }) => ({
-      identificatie,
-      naam,
-      geometrie: { type: 'Point', coordinates: transform(rd, RD, outputCrs, has('swap-axes')).map((value) => Number(value.toFixed(outputCrs === RD ? 3 : 8))) },
-      _links: { self: { href: `/v1/gebouwen/${identificatie}` } },
-    }));
-    // With ignore-crs the requested CRS is still named: the coordinates are what is wrong.
-    send(200, { gebouwen, _links: { self: { href: '/v1/gebouwen' } } }, has('ignore-crs') ? requested : outputCrs);
+    send(200, { gebouwen: selected.map(resource), _links: { self: { href: '/v1/gebouwen' } } }, namedCrs);
   });
 }
