@@ -459,3 +459,291 @@ describe('the monument features follow the register', () => {
     expect(page.features.map((feature: Json) => feature.id)).not.toContain(json(created).monumentId);
   });
 });
+
+// ---------------------------------------------------------------------------------------------
+// Recording parcels: POST /collections/percelen/items with Content-Crs, DELETE of a recorded one
+
+/** A request to a server of its own, with a body and headers; the write token unless `anonymous`. */
+interface Sent {
+  headers?: Record<string, string>;
+  body?: unknown;
+  anonymous?: boolean;
+}
+
+function sendTo(target: ReferenceApi, targetAgent: Agent, method: string, path: string, { headers = {}, body, anonymous = false }: Sent = {}): Promise<Answer> {
+  const url = path.startsWith('https:') ? path : `${target.baseUrl}${path}`;
+  const auth: Record<string, string> = anonymous ? {} : { Authorization: `Bearer ${target.writeToken}` };
+  const payload = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
+  const type: Record<string, string> = payload === undefined ? {} : { 'Content-Type': 'application/geo+json' };
+  return new Promise((resolve, reject) => {
+    const outgoing = request(url, { method, agent: targetAgent, headers: { ...auth, ...type, ...headers } }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks).toString('utf8') }));
+    });
+    outgoing.on('error', reject);
+    outgoing.end(payload);
+  });
+}
+
+/** A server of its own, so that what a describe block records is seen by none of the others. */
+function ownServer(options: Parameters<typeof startReferenceApi>[0] = {}): { send: (method: string, path: string, sent?: Sent) => Promise<Answer>; api: () => ReferenceApi } {
+  let own: ReferenceApi;
+  let ownAgent: Agent;
+  beforeAll(async () => {
+    own = await startReferenceApi(options);
+    ownAgent = new Agent({ keepAlive: true, ca: own.caPem });
+  }, 60000);
+  afterAll(async () => {
+    ownAgent.destroy();
+    await own.close();
+  });
+  return { send: (method, path, sent) => sendTo(own, ownAgent, method, path, sent), api: () => own };
+}
+
+const PERCEEL_GEGEVENS = { kadastraleGemeentecode: 'VBS01', sectie: 'K', perceelnummer: 1311, monumentId: 'GM-0109', omschrijving: 'Gasthuis, opnieuw gemeten' };
+
+function perceel(rings: number[][][], properties: Record<string, unknown> = PERCEEL_GEGEVENS): Json {
+  return { type: 'Feature', geometry: { type: 'Polygon', coordinates: rings }, properties };
+}
+
+/** Spherical Web Mercator (EPSG:3857) from CRS84, by its closed formulas: no proj4 in the test. */
+function webMercator([lon, lat]: Position): Position {
+  const radius = 6378137;
+  return [radius * (lon * Math.PI / 180), radius * Math.log(Math.tan(Math.PI / 4 + (lat * Math.PI / 180) / 2))];
+}
+
+/** The distance in metres between two CRS84 positions a few metres apart (the local scale at 52 degrees north). */
+function metresApart([lon1, lat1]: Position, [lon2, lat2]: Position): number {
+  const metresPerDegreeLat = 111_263;
+  const metresPerDegreeLon = metresPerDegreeLat * Math.cos((lat1 * Math.PI) / 180);
+  return Math.hypot((lon1 - lon2) * metresPerDegreeLon, (lat1 - lat2) * metresPerDegreeLat);
+}
+
+function expectWithinACentimetre(actual: Position[][], expected: Position[][]): void {
+  expect(actual.map((ring) => ring.length)).toEqual(expected.map((ring) => ring.length));
+  const furthest = Math.max(...actual.flatMap((ring, r) => ring.map((position, p) => metresApart(position, expected[r]?.[p] as Position))));
+  expect(furthest).toBeLessThanOrEqual(0.01);
+}
+
+function invalidNames(answer: Answer): string[] {
+  return (json(answer).invalidParams as Array<{ name: string }>).map((entry) => entry.name);
+}
+
+describe('recording a parcel (POST /collections/percelen/items)', () => {
+  const server = ownServer();
+  // The Gasthuis parcel, with its hole: its stored RD New rings, and as the API serves it in CRS84.
+  const STORED = PERCELEN.find((candidate) => candidate.perceelId === 'VBS01-K-1310')?.geometry.coordinates as Position[][];
+  let crs84: Position[][];
+
+  beforeAll(async () => {
+    crs84 = json(await server.send('GET', '/collections/percelen/items/VBS01-K-1310')).geometry.coordinates as Position[][];
+  });
+
+  /** The same rings in each CRS, in its axis order, made without the server's transformations. */
+  const ringsIn = (crs: string): number[][][] => {
+    if (crs === EPSG(28992)) return STORED;
+    if (crs === EPSG(4258)) return crs84.map((ring) => ring.map(([lon, lat]) => [lat, lon]));
+    if (crs === EPSG(3857)) return crs84.map((ring) => ring.map(webMercator));
+    return crs84;
+  };
+
+  test.each(ALL_CRS.flatMap((crs) => [[crs, `<${crs}>`], [crs, crs]]))('sent in %s (Content-Crs: %s) it comes back within a centimetre of where it was made', async (crs, contentCrs) => {
+    const created = await server.send('POST', '/collections/percelen/items', { headers: { 'Content-Crs': contentCrs }, body: perceel(ringsIn(crs)) });
+    expect(created.status).toBe(201);
+    expect(created.headers.location).toBe(`${server.api().baseUrl}/collections/percelen/items/${json(created).id as string}`);
+    const fetched = await server.send('GET', created.headers.location as string);
+    expect([fetched.status, fetched.headers['content-crs']]).toEqual([200, `<${CRS84}>`]);
+    expectWithinACentimetre(json(fetched).geometry.coordinates, crs84);
+  });
+
+  test('without Content-Crs the geometry is CRS84; RD New coordinates sent without it are refused, not stored far away', async () => {
+    const created = await server.send('POST', '/collections/percelen/items', { body: perceel(crs84) });
+    expect(created.status).toBe(201);
+    expectWithinACentimetre(json(await server.send('GET', created.headers.location as string)).geometry.coordinates, crs84);
+    const rdWithoutHeader = await server.send('POST', '/collections/percelen/items', { body: perceel(STORED) });
+    expectProblem(rdWithoutHeader, 400, 'geometry.coordinates.0.0');
+    expect(json(rdWithoutHeader).invalidParams[0].reason).toBe(`ligt buiten het domein van ${CRS84}`);
+  });
+
+  test('the 201: ids VP-nnnn in order, Location, API-Version, Content-Crs and geometry in the crs asked for, derived properties', async () => {
+    const inRd = await server.send('POST', `/collections/percelen/items?crs=${encodeURIComponent(EPSG(28992))}`, { headers: { 'Content-Crs': `<${EPSG(28992)}>` }, body: perceel(STORED) });
+    expect(inRd.status).toBe(201);
+    expect(inRd.headers['content-type']).toBe('application/geo+json');
+    expect(inRd.headers['content-crs']).toBe(`<${EPSG(28992)}>`);
+    expect(inRd.headers['api-version']).toBe(description.version);
+    const feature = json(inRd);
+    expect(validate('/components/schemas/Feature', feature)).toEqual([]);
+    expect(feature.id).toMatch(/^VP-\d{4}$/);
+    expect(feature.geometry).toEqual({ type: 'Polygon', coordinates: STORED });
+    expect(feature.properties).toEqual({
+      kadastraleAanduiding: 'VBS01 K 1311', kadastraleGemeentecode: 'VBS01', sectie: 'K', perceelnummer: 1311, kadastraleGrootte: 1477, omschrijving: 'Gasthuis, opnieuw gemeten', monumentId: 'GM-0109',
+    });
+    expect(json(await server.send('GET', '/collections/percelen/items/VBS01-K-1310')).properties.kadastraleGrootte).toBe(1477);
+    const inEtrs89 = await server.send('POST', `/collections/percelen/items?crs=${encodeURIComponent(EPSG(4258))}`, { body: perceel(crs84) });
+    expect(inEtrs89.headers['content-crs']).toBe(`<${EPSG(4258)}>`);
+    expect(json(inEtrs89).geometry.coordinates).toEqual(crs84.map((ring) => ring.map(([lon, lat]) => [lat, lon])));
+    const [a, b] = [Number(feature.id.slice(3)), Number(json(inEtrs89).id.slice(3))];
+    expect(b).toBe(a + 1);
+  });
+
+  test("the description's example is what the server answers", async () => {
+    const operation = (description.document.paths as Json)['/collections/{collectionId}/items'].post;
+    const contentCrs = (description.document.components as Json).parameters.ContentCrsInvoer.schema.example as string;
+    const created = await server.send('POST', '/collections/percelen/items', { headers: { 'Content-Crs': contentCrs }, body: operation.requestBody.content['application/geo+json'].example });
+    expect(created.status).toBe(201);
+    const id = json(created).id as string;
+    const example = operation.responses['201'].content['application/geo+json'].example as Json;
+    expect(json(created)).toEqual(JSON.parse(JSON.stringify(example).replaceAll('https://localhost/v1', server.api().baseUrl).replaceAll('VP-0001', id)));
+  });
+
+  test('a feature fetched from the API is accepted as it is: id, links and derived properties are ignored', async () => {
+    const fetched = json(await server.send('GET', '/collections/percelen/items/VBS02-M-0845'));
+    const created = await server.send('POST', '/collections/percelen/items', { body: { ...fetched, properties: { ...fetched.properties, kadastraleAanduiding: 'X 1', kadastraleGrootte: 1 } } });
+    expect(created.status).toBe(201);
+    expect(json(created).id).not.toBe('VBS02-M-0845');
+    expect(json(created).properties).toEqual(fetched.properties);
+    expect(json(created).geometry).toEqual(fetched.geometry);
+  });
+
+  test('a ring sent clockwise is stored counter-clockwise (RFC 7946), in the same place', async () => {
+    const clockwise = STORED.map((ring) => [...ring].reverse());
+    const created = json(await server.send('POST', `/collections/percelen/items?crs=${encodeURIComponent(EPSG(28992))}`, { headers: { 'Content-Crs': EPSG(28992) }, body: perceel(clockwise) }));
+    expect(created.geometry.coordinates).toEqual(STORED);
+  });
+
+  test.each([
+    ['EPSG:4326 as URI', `<${EPSG(4326)}>`],
+    ['a code instead of a URI', 'EPSG:28992'],
+    ['the URI over https', '<https://www.opengis.net/def/crs/EPSG/0/28992>'],
+    ['two pairs of angle brackets', `<<${EPSG(28992)}>>`],
+    ['one angle bracket', `<${EPSG(28992)}`],
+  ])('an unsupported Content-Crs (%s) is a 400 problem naming Content-Crs; nothing is recorded', async (_what, contentCrs) => {
+    const before = json(await server.send('GET', '/collections/percelen/items')).numberMatched as number;
+    expectProblem(await server.send('POST', '/collections/percelen/items', { headers: { 'Content-Crs': contentCrs }, body: perceel(STORED) }), 400, 'Content-Crs');
+    expect(json(await server.send('GET', '/collections/percelen/items')).numberMatched).toBe(before);
+  });
+
+  test.each([
+    ['a latitude over 90 degrees', CRS84, [[5.4, 52.15], [5.41, 52.15], [5.41, 95], [5.4, 52.15]], 'geometry.coordinates.0.2', `ligt buiten het domein van ${CRS84}`],
+    ['a latitude over 90 degrees in EPSG:4258 (latitude first)', EPSG(4258), [[52.15, 5.4], [52.15, 5.41], [95, 5.41], [52.15, 5.4]], 'geometry.coordinates.0.2', `ligt buiten het domein van ${EPSG(4258)}`],
+    ['EPSG:4258 in lon/lat order', EPSG(4258), [[5.4, 52.15], [5.41, 52.15], [5.41, 52.16], [5.4, 52.15]], 'geometry.coordinates.0.0', 'ligt buiten het gebied waar'],
+    ['outside Web Mercator', EPSG(3857), [[601473, 6828011], [30000000, 6828011], [601522, 6828059], [601473, 6828011]], 'geometry.coordinates.0.1', `ligt buiten het domein van ${EPSG(3857)}`],
+    ['Paris, outside the area of RD New', CRS84, [[2.35, 48.85], [2.36, 48.85], [2.36, 48.86], [2.35, 48.85]], 'geometry.coordinates.0.0', 'ligt buiten het gebied waar'],
+    ['RD New coordinates far from the Netherlands', EPSG(28992), [[155000, 4630000], [155100, 4630000], [155100, 4630100], [155000, 4630000]], 'geometry.coordinates.0.0', 'ligt buiten het gebied waar'],
+  ])('coordinates outside the CRS (%s) are a 400 problem naming the position', async (_what, crs, ring, name, reason) => {
+    const answer = await server.send('POST', '/collections/percelen/items', { headers: { 'Content-Crs': `<${crs}>` }, body: perceel([ring as number[][]]) });
+    expectProblem(answer, 400, name);
+    expect(json(answer).invalidParams).toEqual([{ name, reason: expect.stringContaining(reason) }]);
+  });
+
+  test('a ring that is not closed, an unknown monument and a missing property are 400 problems naming them', async () => {
+    const open = STORED.map((ring, index) => (index === 1 ? ring.slice(0, -1).concat([[154880.1, 463180.0]]) : ring));
+    const answer = await server.send('POST', `/collections/percelen/items?crs=${encodeURIComponent(EPSG(28992))}`, { headers: { 'Content-Crs': `<${EPSG(28992)}>` }, body: perceel(open, { ...PERCEEL_GEGEVENS, monumentId: 'GM-9999' }) });
+    expectProblem(answer, 400);
+    expect(json(answer).invalidParams).toEqual([
+      { name: 'geometry.coordinates.1', reason: 'is geen gesloten ring: de eerste positie moet ook de laatste zijn' },
+      { name: 'properties.monumentId', reason: 'is geen monument in het register' },
+    ]);
+    const { sectie: _sectie, ...withoutSectie } = PERCEEL_GEGEVENS;
+    expectProblem(await server.send('POST', '/collections/percelen/items', { body: perceel(crs84, withoutSectie) }), 400, 'properties.sectie');
+    expectProblem(await server.send('POST', '/collections/percelen/items', { body: { ...perceel(crs84), geometry: { type: 'Point', coordinates: [5.4, 52.15] } } }), 400);
+    expectProblem(await server.send('POST', '/collections/percelen/items?bbx=1', { body: perceel(crs84) }), 400, 'bbx');
+  });
+
+  test('without a token 401, before the body is read; another media type 415', async () => {
+    const anonymous = await server.send('POST', '/collections/percelen/items', { anonymous: true, headers: { 'Content-Type': 'text/plain', 'Content-Crs': 'nonsense' }, body: 'geen JSON' });
+    expectProblem(anonymous, 401);
+    expect(anonymous.headers['www-authenticate']).toBe('Bearer realm="monumenten"');
+    expectProblem(await server.send('POST', '/collections/percelen/items', { headers: { 'Content-Type': 'application/json' }, body: perceel(crs84) }), 415);
+  });
+
+  test('monumenten takes no features: 405 with Allow GET, HEAD, OPTIONS, also without a token; an unknown collection is 404', async () => {
+    for (const anonymous of [false, true]) {
+      const answer = await server.send('POST', '/collections/monumenten/items', { anonymous, body: perceel(crs84) });
+      expectProblem(answer, 405);
+      expect(answer.headers.allow).toBe('GET, HEAD, OPTIONS');
+    }
+    expectProblem(await server.send('POST', '/collections/gebouwen/items', { body: perceel(crs84) }), 404);
+  });
+});
+
+describe('deleting a parcel (DELETE /collections/percelen/items/{featureId})', () => {
+  const server = ownServer();
+
+  test('a recorded parcel: 204, then 404; a seeded parcel: 409 and it stays; monumenten: 405; unknown: 404; no token: 401', async () => {
+    const crs84 = json(await server.send('GET', '/collections/percelen/items/VBS01-K-1202')).geometry.coordinates as Position[][];
+    const created = await server.send('POST', '/collections/percelen/items', { body: perceel(crs84) });
+    const location = created.headers.location as string;
+    expectProblem(await server.send('DELETE', location, { anonymous: true }), 401);
+    const deleted = await server.send('DELETE', location);
+    expect([deleted.status, deleted.body, deleted.headers['api-version']]).toEqual([204, '', description.version]);
+    expectProblem(await server.send('GET', location), 404);
+    expectProblem(await server.send('DELETE', location), 404);
+    expectProblem(await server.send('DELETE', '/collections/percelen/items/VBS01-K-1202'), 409);
+    expect((await server.send('GET', '/collections/percelen/items/VBS01-K-1202')).status).toBe(200);
+    const monument = await server.send('DELETE', '/collections/monumenten/items/GM-0123');
+    expectProblem(monument, 405);
+    expect(monument.headers.allow).toBe('GET, HEAD, OPTIONS');
+    expect((await server.send('GET', '/collections/monumenten/items/GM-0123')).status).toBe(200);
+    expectProblem(await server.send('DELETE', '/collections/percelen/items/VP-9999'), 404);
+  });
+});
+
+describe('recorded parcels are features of percelen like the seeded ones', () => {
+  const server = ownServer();
+  // A parcel in Utrecht, 20 km west of the seeded ones: outside their extent.
+  const UTRECHT: Position[][] = [[[5.1210, 52.0900], [5.1215, 52.0900], [5.1215, 52.0903], [5.1210, 52.0903], [5.1210, 52.0900]]];
+  let id: string;
+
+  beforeAll(async () => {
+    id = json(await server.send('POST', '/collections/percelen/items', { body: perceel(UTRECHT) })).id as string;
+  });
+
+  test('after the seeded ones in items and on the last page, selected by a bbox in any CRS, inside the extent', async () => {
+    const all = json(await server.send('GET', '/collections/percelen/items?limit=100'));
+    expect(all.numberMatched).toBe(PERCELEN.length + 1);
+    expect(all.features.map((feature: Json) => feature.id)).toEqual([...PERCELEN.map((seeded) => seeded.perceelId), id]);
+    const last = json(await server.send('GET', `/collections/percelen/items?limit=5&offset=${PERCELEN.length}`));
+    expect(last.features.map((feature: Json) => feature.id)).toEqual([id]);
+    expect(json(await server.send('GET', '/collections/percelen/items?bbox=5.12,52.08,5.13,52.10')).features.map((feature: Json) => feature.id)).toEqual([id]);
+    expect(json(await server.send('GET', `/collections/percelen/items?bbox=52.08,5.12,52.10,5.13&bbox-crs=${encodeURIComponent(EPSG(4258))}`)).features.map((feature: Json) => feature.id)).toEqual([id]);
+    expect(json(await server.send('GET', '/collections/percelen/items?bbox=5.385,52.154,5.391,52.158')).features.map((feature: Json) => feature.id)).not.toContain(id);
+    const [minLon, minLat, maxLon, maxLat] = json(await server.send('GET', '/collections/percelen')).extent.spatial.bbox[0] as number[];
+    for (const [lon, lat] of UTRECHT.flat()) expect(lon >= (minLon as number) && lon <= (maxLon as number) && lat >= (minLat as number) && lat <= (maxLat as number)).toBe(true);
+  });
+});
+
+describe('a full store of recorded parcels', () => {
+  const server = ownServer({ storeLimits: { percelen: 1 } });
+
+  test('the next parcel gets 507 problem+json; a delete makes room again', async () => {
+    const crs84 = json(await server.send('GET', '/collections/percelen/items/VBS01-K-1202')).geometry.coordinates as Position[][];
+    const first = await server.send('POST', '/collections/percelen/items', { body: perceel(crs84) });
+    expect(first.status).toBe(201);
+    const full = await server.send('POST', '/collections/percelen/items', { body: perceel(crs84) });
+    expectProblem(full, 507);
+    expect(json(full).detail).toBe('Het register bevat het maximum van 1 vastgelegde percelen; er kan er geen meer bij.');
+    expect((await server.send('DELETE', first.headers.location as string)).status).toBe(204);
+    expect((await server.send('POST', '/collections/percelen/items', { body: perceel(crs84) })).status).toBe(201);
+  });
+});
+
+describe('--break geo-content-crs-ignored', () => {
+  const server = ownServer({ breaks: ['geo-content-crs-ignored'] });
+  const STORED = PERCELEN.find((candidate) => candidate.perceelId === 'VBS01-K-1202')?.geometry.coordinates as Position[][];
+
+  test('a parcel sent in RD New or EPSG:4258 is refused: its coordinates are read as CRS84', async () => {
+    const crs84 = json(await server.send('GET', '/collections/percelen/items/VBS01-K-1202')).geometry.coordinates as Position[][];
+    const inRd = await server.send('POST', '/collections/percelen/items', { headers: { 'Content-Crs': `<${EPSG(28992)}>` }, body: perceel(STORED) });
+    expectProblem(inRd, 400);
+    expect(json(inRd).invalidParams).toEqual([{ name: 'geometry.coordinates.0.0', reason: `ligt buiten het domein van ${CRS84}` }]);
+    // Latitude first, read as longitude 52 and latitude 5: in CRS84's domain, but in the Gulf of Guinea.
+    const inEtrs89 = await server.send('POST', '/collections/percelen/items', { headers: { 'Content-Crs': `<${EPSG(4258)}>` }, body: perceel(crs84.map((ring) => ring.map(([lon, lat]) => [lat, lon]))) });
+    expectProblem(inEtrs89, 400, 'geometry.coordinates.0.0');
+    expect(json(inEtrs89).invalidParams[0].reason).toMatch(/^ligt buiten het gebied waar/);
+    // The header itself is still checked, and CRS84 still works: only the one rule is broken.
+    expectProblem(await server.send('POST', '/collections/percelen/items', { headers: { 'Content-Crs': 'EPSG:28992' }, body: perceel(STORED) }), 400, 'Content-Crs');
+    expect((await server.send('POST', '/collections/percelen/items', { headers: { 'Content-Crs': `<${CRS84}>` }, body: perceel(crs84) })).status).toBe(201);
+  });
+});

@@ -12,6 +12,7 @@ import { parse as parseYaml } from 'yaml';
 import { optionsFrom } from '../examples/reference-api/cli-options.js';
 import { MAX_BESLUITEN, MAX_MONUMENTEN } from '../examples/reference-api/data.js';
 import { loadDescription } from '../examples/reference-api/description.js';
+import { PERCELEN } from '../examples/reference-api/geodata.js';
 import { BREAK_SWITCHES, startReferenceApi, type BreakSwitch, type ReferenceApi } from '../examples/reference-api/server.js';
 import { createSchemaValidator } from '../examples/reference-api/validation.js';
 import { lint } from './harness.js';
@@ -145,6 +146,10 @@ function mediaType(answer: Answer): string | undefined {
 
 const postJson = (body: unknown, type = 'application/json'): Call => ({ method: 'POST', headers: { 'Content-Type': type }, body: JSON.stringify(body) });
 const putJson = (body: unknown): Call => ({ method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+/** A Feature as application/geo+json, with the CRS of its geometry in Content-Crs when given. */
+const postFeature = (body: unknown, contentCrs?: string): Call => ({
+  method: 'POST', headers: { 'Content-Type': 'application/geo+json', ...(contentCrs === undefined ? {} : { 'Content-Crs': contentCrs }) }, body: JSON.stringify(body),
+});
 const patchJson = (body: unknown): Call => ({ method: 'PATCH', headers: { 'Content-Type': 'application/merge-patch+json' }, body: JSON.stringify(body) });
 
 /** The same call with the server's write token, which POST, PUT, PATCH and DELETE need. */
@@ -426,6 +431,25 @@ const geoBboxCrs: Probe = async (api) => {
   return problems;
 };
 
+// A parcel sent in RD New with Content-Crs lands where it was made: the Oude Waag's parcel,
+// recorded again from its stored RD New rings, comes back in CRS84 at the seeded parcel's
+// positions. Deleted again afterwards, so the other probes see the seeded data.
+const VBS01_K_1202_RD = PERCELEN.find((perceel) => perceel.perceelId === 'VBS01-K-1202')?.geometry.coordinates ?? [];
+const PERCEEL_1203 = { kadastraleGemeentecode: 'VBS01', sectie: 'K', perceelnummer: 1203, monumentId: 'GM-0123' };
+const geoContentCrsRequest: Probe = async (api) => {
+  const problems: string[] = [];
+  const perceel = { type: 'Feature', geometry: { type: 'Polygon', coordinates: VBS01_K_1202_RD }, properties: PERCEEL_1203 };
+  const created = await apiCall(api, '/collections/percelen/items', withToken(api, postFeature(perceel, `<${EPSG(28992)}>`)));
+  if (created.status !== 201) return [`POST in RD New with Content-Crs: ${created.status}`];
+  const location = String(created.headers.location);
+  const stored = ((json(await call(api, location)).geometry as { coordinates: number[][][] }).coordinates).flat();
+  const seeded = ((json(await apiCall(api, '/collections/percelen/items/VBS01-K-1202')).geometry as { coordinates: number[][][] }).coordinates).flat();
+  const same = stored.length === seeded.length && stored.every((position, index) => position.every((value, axis) => Math.abs(value - (seeded[index]?.[axis] ?? NaN)) <= 1e-6));
+  expectThat(problems, same, `a parcel sent in RD New lies at ${JSON.stringify(stored[0])}, expected ${JSON.stringify(seeded[0])}`);
+  await call(api, location, withToken(api, { method: 'DELETE' }));
+  return problems;
+};
+
 const geoGeojson: Probe = async (api) => {
   const problems: string[] = [];
   for (const path of ['/collections/monumenten/items', '/collections/percelen/items/VBS01-K-1202']) {
@@ -492,12 +516,14 @@ const PROBES: Record<string, Probe> = {
   '/geo/bbox-query-parameter': geoBbox,
   '/geo/bbox-crs-query-parameter': geoBboxCrs,
   '/geo/geojson-response': geoGeojson,
+  '/geo/content-crs-request-header': geoContentCrsRequest,
   '/signing/payload': signingPayload,
   'nlgov:oauth-flows': oauthFlows,
   'nlgov:oauth-no-token-in-query': oauthNoTokenInQuery,
 };
 
-// The probes only read (search is a POST, but a safe one), so they can run side by side.
+// The probes only read (search is a POST, but a safe one), or, as the Content-Crs probe does, undo
+// what they write, so they can run side by side.
 async function failingChecks(api: ReferenceApi): Promise<Record<string, string[]>> {
   const results = await Promise.all(Object.entries(PROBES).map(async ([code, probe]) => [code, await probe(api)] as const));
   return Object.fromEntries(results.filter(([, problems]) => problems.length > 0));
@@ -1197,6 +1223,21 @@ const BROKEN: Record<BreakSwitch, { check: string; evidence: (api: ReferenceApi)
       expect(json(items).type).toBe('FeatureCollection');
       expect((await apiCall(api, '/collections/monumenten/items/GM-0123')).headers['content-type']).toBe('application/json');
       expect((await apiCall(api, '/collections')).headers['content-type']).toBe('application/json');
+    },
+  },
+  'geo-content-crs-ignored': {
+    check: '/geo/content-crs-request-header',
+    evidence: async (api) => {
+      // The RD New coordinates are read as longitude and latitude: far outside CRS84, refused.
+      const perceel = { type: 'Feature', geometry: { type: 'Polygon', coordinates: VBS01_K_1202_RD }, properties: PERCEEL_1203 };
+      const answer = await apiCall(api, '/collections/percelen/items', withToken(api, postFeature(perceel, `<${EPSG(28992)}>`)));
+      expect(isProblem(answer, 400)).toBe(true);
+      expect(json(answer).invalidParams).toEqual([{ name: 'geometry.coordinates.0.0', reason: `ligt buiten het domein van ${CRS84}` }]);
+      // An unsupported Content-Crs is still refused; a parcel in CRS84 is still recorded.
+      const unsupported = await apiCall(api, '/collections/percelen/items', withToken(api, postFeature(perceel, `<${EPSG(4326)}>`)));
+      expect((json(unsupported).invalidParams as Array<{ name: string }>).map((param) => param.name)).toEqual(['Content-Crs']);
+      const crs84 = json(await apiCall(api, '/collections/percelen/items/VBS01-K-1202')).geometry;
+      expect((await apiCall(api, '/collections/percelen/items', withToken(api, postFeature({ ...perceel, geometry: crs84 })))).status).toBe(201);
     },
   },
   'signature-other-data': {

@@ -104,6 +104,43 @@ export function fromStorage(crs: SupportedCrs, position: Position, options: Outp
   return [round(ordered[0], decimals), round(ordered[1], decimals)];
 }
 
+/**
+ * The CRS a Content-Crs request header names: a CRS URI, in angle brackets as OGC API Features
+ * part 2 writes it, or bare (one pair of brackets is stripped); undefined for a CRS the API does
+ * not support.
+ */
+export function crsOfContentCrs(value: string): SupportedCrs | undefined {
+  const trimmed = value.trim();
+  const uri = trimmed.startsWith('<') && trimmed.endsWith('>') ? trimmed.slice(1, -1) : trimmed;
+  return isSupportedCrs(uri) ? uri : undefined;
+}
+
+/**
+ * Why a position a client sends in `crs` (in that CRS's axis order) cannot be stored, or
+ * undefined when it can: it lies in the CRS's domain, and where RD New means something
+ * (RD_REGION_CRS84), since far from Amersfoort the projection gives numbers that mean nothing.
+ */
+export function positionProblem(crs: SupportedCrs, position: Position): string | undefined {
+  const [lowA, lowB, highA, highB] = DEFINITIONS[crs].domain;
+  const [a, b] = position;
+  if (!Number.isFinite(a) || !Number.isFinite(b) || a < lowA || a > highA || b < lowB || b > highB) return `ligt buiten het domein van ${crs}`;
+  const [lon, lat] = transform(crs, CRS84, axisOrder(crs, position));
+  const [minLon, minLat, maxLon, maxLat] = RD_REGION_CRS84;
+  const inRegion = lon >= minLon && lon <= maxLon && lat >= minLat && lat <= maxLat;
+  return inRegion ? undefined : `ligt buiten het gebied waar ${STORAGE_CRS} geldt (lengte ${minLon} tot ${maxLon}, breedte ${minLat} tot ${maxLat} graden)`;
+}
+
+/**
+ * A position a client sends in `crs`, in that CRS's axis order, in the storage CRS, rounded as
+ * the stored data is (1 cm): the inverse of fromStorage. The position must have passed
+ * positionProblem.
+ */
+export function toStorage(crs: SupportedCrs, position: Position): Position {
+  const [x, y] = transform(crs, STORAGE_CRS, axisOrder(crs, position));
+  const { decimals } = DEFINITIONS[STORAGE_CRS];
+  return [round(x, decimals), round(y, decimals)];
+}
+
 export type StoredGeometry = { type: 'Point'; coordinates: Position } | { type: 'Polygon'; coordinates: Position[][] };
 
 export function geometryIn(crs: SupportedCrs, geometry: StoredGeometry, options: OutputOptions = {}): StoredGeometry {

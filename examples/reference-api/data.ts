@@ -1,6 +1,10 @@
+import { perceelRecord, type PerceelGegevens, type PerceelRecord } from './geodata.js';
+import type { Position } from './crs.js';
+
 /**
  * The register itself: an in-memory store of monuments and their protection decisions
- * (beschermingsbesluiten), seeded anew for every server, and the functions that turn records into
+ * (beschermingsbesluiten), seeded anew for every server, and of the parcels clients record (the
+ * seeded parcels are geodata.ts's), and the functions that turn records into
  * the representations the description defines. The ids in the description's examples (GM-0123,
  * BB-0042) exist here, so a checker that fills path templates from examples finds real resources.
  */
@@ -51,10 +55,13 @@ export interface BesluitRecord extends BesluitGegevens {
  */
 export const MAX_MONUMENTEN = 1000;
 export const MAX_BESLUITEN = 5000;
+/** Parcels recorded by clients; the seeded ones do not count. */
+export const MAX_PERCELEN = 1000;
 
 export interface StoreLimits {
   monumenten: number;
   besluiten: number;
+  percelen: number;
 }
 
 export interface Store {
@@ -64,9 +71,12 @@ export interface Store {
   besluiten: Map<string, BesluitRecord>;
   /** Per monument its decisions, newest first, so neither a page nor a status scans all decisions. */
   besluitenPerMonument: Map<string, BesluitRecord[]>;
+  /** The parcels clients recorded, in id order (VP-0001 and on); the seeded ones are PERCELEN in geodata.ts. */
+  percelen: Map<string, PerceelRecord>;
   limits: StoreLimits;
   volgendMonument: number;
   volgendBesluit: number;
+  volgendPerceel: number;
 }
 
 type SeedMonument = [id: string, naam: string, type: MonumentType, omschrijving: string, bouwjaar: number | undefined, straat: string, huisnummer: number | undefined, postcode: string, wijk: string];
@@ -153,9 +163,15 @@ export function createStore(limits: Partial<StoreLimits> = {}): Store {
     monumenten: new Map(SEED_MONUMENTEN.map(seedMonument).map((record) => [record.monumentId, record])),
     besluiten: new Map(),
     besluitenPerMonument: new Map(),
-    limits: { monumenten: limitOf(limits.monumenten, MAX_MONUMENTEN, 'monumenten'), besluiten: limitOf(limits.besluiten, MAX_BESLUITEN, 'besluiten') },
+    percelen: new Map(),
+    limits: {
+      monumenten: limitOf(limits.monumenten, MAX_MONUMENTEN, 'monumenten'),
+      besluiten: limitOf(limits.besluiten, MAX_BESLUITEN, 'besluiten'),
+      percelen: limitOf(limits.percelen, MAX_PERCELEN, 'percelen'),
+    },
     volgendMonument: 126,
     volgendBesluit: 45,
+    volgendPerceel: 1,
   };
   for (const record of SEED_BESLUITEN.map(seedBesluit)) addBesluit(store, record);
   return store;
@@ -164,6 +180,13 @@ export function createStore(limits: Partial<StoreLimits> = {}): Store {
 /** Whether one more record of this kind fits within the store's limit. */
 export function hasRoomFor(store: Store, kind: keyof StoreLimits): boolean {
   return store[kind].size < store.limits[kind];
+}
+
+const NAMES: Record<keyof StoreLimits, string> = { monumenten: 'monumenten', besluiten: 'beschermingsbesluiten', percelen: 'vastgelegde percelen' };
+
+/** The detail of the 507 for a create beyond the store's limit. */
+export function storeFullDetail(store: Store, kind: keyof StoreLimits): string {
+  return `Het register bevat het maximum van ${store.limits[kind]} ${NAMES[kind]}; er kan er geen meer bij.`;
 }
 
 function padded(prefix: string, number: number): string {
@@ -202,6 +225,29 @@ export function deleteMonument(store: Store, monumentId: string): void {
   store.monumenten.delete(monumentId);
   for (const besluit of besluitenVan(store, monumentId)) store.besluiten.delete(besluit.besluitId);
   store.besluitenPerMonument.delete(monumentId);
+}
+
+/** Keeps only the fields a client may set: id, links and derived properties of a copied feature are not stored. */
+export function perceelGegevens(input: PerceelGegevens): PerceelGegevens {
+  const { kadastraleGemeentecode, sectie, perceelnummer, monumentId, omschrijving } = input;
+  return withoutUndefined({ kadastraleGemeentecode, sectie, perceelnummer, monumentId, omschrijving });
+}
+
+/**
+ * Records a parcel, rings in RD New. The register hands out the id (VP-0001, VP-0002, ...), not
+ * the cadastral designation as for the seeded parcels: a recorded parcel's designation need not
+ * be unique yet (a parcel being split, a record that a later one corrects), and an id must be.
+ */
+export function recordPerceel(store: Store, gegevens: PerceelGegevens, rings: Position[][]): PerceelRecord {
+  const record = perceelRecord(padded('VP', store.volgendPerceel), perceelGegevens(gegevens), rings);
+  store.volgendPerceel += 1;
+  store.percelen.set(record.perceelId, record);
+  return record;
+}
+
+/** Whether there was a recorded parcel with this id to delete. */
+export function deletePerceel(store: Store, perceelId: string): boolean {
+  return store.percelen.delete(perceelId);
 }
 
 /** Ids compare as the numbers they hold: GM-10000 comes after GM-9999. */

@@ -20,7 +20,9 @@ export function isHttpMethod(value: string): value is HttpMethod {
 
 export const DESCRIPTION_PATH = fileURLToPath(new URL('./openapi.yaml', import.meta.url));
 
-export interface QueryParameter {
+export type ParameterLocation = 'query' | 'header' | 'path';
+
+export interface Parameter {
   name: string;
   /** JSON pointer (into the description) of the parameter's schema. */
   schemaPointer: string;
@@ -34,7 +36,14 @@ export interface Operation {
   produces: string | undefined;
   /** Media type and schema pointer of the request body, when the operation takes one. */
   requestBody: { mediaType: string; schemaPointer: string } | undefined;
-  queryParameters: QueryParameter[];
+  queryParameters: Parameter[];
+  headerParameters: Parameter[];
+  /**
+   * The path parameters in effect: the path item's, each replaced by the operation's own of the
+   * same name where it declares one (OpenAPI). An operation that narrows one (`collectionId` to
+   * `percelen` only) does not serve the values it leaves out.
+   */
+  pathParameters: Parameter[];
   /** Whether the operation needs credentials: none of its security requirements is the empty `{}`. */
   requiresCredentials: boolean;
   /**
@@ -99,13 +108,26 @@ function successResponse(document: JsonObject, responses: unknown): JsonObject |
   return isObject(found) ? found : undefined;
 }
 
-function parametersOf(document: JsonObject, list: unknown, pointer: string): QueryParameter[] {
+function parametersOf(document: JsonObject, list: unknown, pointer: string, location: ParameterLocation): Parameter[] {
   if (!Array.isArray(list)) return [];
   return list.flatMap((entry, index) => {
     const { value, pointer: at } = resolve(document, entry, `${pointer}/${index}`);
-    if (!isObject(value) || value.in !== 'query' || typeof value.name !== 'string' || !isObject(value.schema)) return [];
+    if (!isObject(value) || value.in !== location || typeof value.name !== 'string' || !isObject(value.schema)) return [];
     return [{ name: value.name, schemaPointer: `${at}/schema`, schema: value.schema }];
   });
+}
+
+/**
+ * The parameters of one location in effect for an operation: the path item's and the
+ * operation's, the operation's winning where both declare one (OpenAPI; header names compare
+ * case-insensitively).
+ */
+function parametersInEffect(document: JsonObject, pathItem: JsonObject, operation: JsonObject, pointers: { pathItem: string; operation: string }, location: ParameterLocation): Parameter[] {
+  const key = (parameter: Parameter): string => (location === 'header' ? parameter.name.toLowerCase() : parameter.name);
+  const own = parametersOf(document, operation.parameters, `${pointers.operation}/parameters`, location);
+  const overridden = new Set(own.map(key));
+  const inherited = parametersOf(document, pathItem.parameters, `${pointers.pathItem}/parameters`, location).filter((parameter) => !overridden.has(key(parameter)));
+  return [...inherited, ...own];
 }
 
 function requestBodyOf(document: JsonObject, body: unknown, pointer: string): Operation['requestBody'] {
@@ -144,15 +166,15 @@ function operationOf(document: JsonObject, pathItem: JsonObject, method: HttpMet
   const operation = pathItem[method.toLowerCase()];
   if (!isObject(operation) || typeof operation.operationId !== 'string') return undefined;
   const at = `${pointer}/${method.toLowerCase()}`;
+  const pointers = { pathItem: pointer, operation: at };
   return {
     method,
     operationId: operation.operationId,
     produces: firstMediaType(successResponse(document, operation.responses)?.content),
     requestBody: operation.requestBody === undefined ? undefined : requestBodyOf(document, operation.requestBody, `${at}/requestBody`),
-    queryParameters: [
-      ...parametersOf(document, pathItem.parameters, `${pointer}/parameters`),
-      ...parametersOf(document, operation.parameters, `${at}/parameters`),
-    ],
+    queryParameters: parametersInEffect(document, pathItem, operation, pointers, 'query'),
+    headerParameters: parametersInEffect(document, pathItem, operation, pointers, 'header'),
+    pathParameters: parametersInEffect(document, pathItem, operation, pointers, 'path'),
     requiresCredentials: requiresCredentials(document, operation),
     scopeSets: scopeSetsOf(document, operation),
   };
@@ -236,8 +258,11 @@ export function matchRoute(routes: Route[], apiPath: string): RouteMatch | undef
   return undefined;
 }
 
-/** The methods a route answers: the declared ones, HEAD wherever GET is, and OPTIONS. */
-export function allowedMethods(route: Route): string[] {
-  const declared = [...route.operations.keys()];
+/**
+ * The methods a route answers: the declared ones, HEAD wherever GET is, and OPTIONS. With
+ * `serves`, only the operations it accepts count: those that serve the path's values.
+ */
+export function allowedMethods(route: Route, serves: (operation: Operation) => boolean = () => true): string[] {
+  const declared = [...route.operations.values()].filter(serves).map((operation) => operation.method);
   return [...declared, ...(declared.includes('GET') ? ['HEAD'] : []), 'OPTIONS'];
 }

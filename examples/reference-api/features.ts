@@ -1,19 +1,22 @@
 import {
-  bboxInStorage, bboxProblem, CRS84, crs84Extent, envelopeOf, geometryIn, intersects, isSupportedCrs, positionsOf, STORAGE_CRS, SUPPORTED_CRS,
-  type BboxSelection, type Envelope, type StoredGeometry, type SupportedCrs,
+  bboxInStorage, bboxProblem, CRS84, crs84Extent, crsOfContentCrs, envelopeOf, geometryIn, intersects, isSupportedCrs, positionProblem, positionsOf,
+  STORAGE_CRS, SUPPORTED_CRS, toStorage, type BboxSelection, type Envelope, type Position, type StoredGeometry, type SupportedCrs,
 } from './crs.js';
-import { besluitenVan, monumentHref, statusOf, type MonumentRecord, type Store } from './data.js';
-import { areaOf, MONUMENT_LOCATIONS, PERCELEN, type PerceelRecord } from './geodata.js';
+import { besluitenVan, deletePerceel, hasRoomFor, monumentHref, recordPerceel, statusOf, storeFullDetail, type MonumentRecord, type Store } from './data.js';
+import { MONUMENT_LOCATIONS, PERCELEN, rightHandRings, type PerceelGegevens, type PerceelRecord } from './geodata.js';
 import type { Handler, HandlerContext } from './handlers.js';
 import { PROBLEMS, problem, type Reply } from './http.js';
+import type { InvalidParam } from './validation.js';
 
 /**
  * The OGC API Features side of the register (parts 1 and 2): the conformance declaration, the
  * collections with their CRSs, and the features of each collection as GeoJSON, in the CRS the
  * client asks for (`crs`), filtered by a bounding box in the CRS the client names (`bbox`,
- * `bbox-crs`), a page at a time (`limit`, `offset`). The server has already validated every query
- * parameter against the description (an unsupported `crs` or `bbox-crs` is not in the enum there,
- * so it gets 400 before a handler runs); what a schema cannot say, a handler checks here.
+ * `bbox-crs`), a page at a time (`limit`, `offset`); and parcels that clients record, their
+ * geometry in the CRS of the Content-Crs request header, and delete again. The server has already
+ * validated every query and header parameter and the request body against the description (an
+ * unsupported `crs`, `bbox-crs` or Content-Crs is not in the enum there, so it gets 400 before a
+ * handler runs); what a schema cannot say, a handler checks here.
  */
 
 export const GEO_JSON = 'application/geo+json';
@@ -35,10 +38,13 @@ export interface GeoFaults {
   bboxIgnored: boolean;
   /** `geo-items-as-json`: features and feature collections come as application/json. */
   itemsAsJson: boolean;
+  /** `geo-content-crs-ignored`: Content-Crs is accepted, but the geometry of a request body is always read as CRS84. */
+  contentCrsIgnored: boolean;
 }
 
 export const NO_GEO_FAULTS: GeoFaults = {
   storageCrsNotListed: false, noContentCrs: false, crsIgnored: false, swappedAxes: false, bboxCrsIgnored: false, bboxIgnored: false, itemsAsJson: false,
+  contentCrsIgnored: false,
 };
 
 /** The conformance classes the API implements. */
@@ -78,7 +84,7 @@ interface FeatureSource {
   features(store: Store, base: string): Iterable<GeoFeature>;
   feature(store: Store, base: string, id: string): GeoFeature | undefined;
   /** CRS84 extent of every feature the dataset holds. */
-  extent: Envelope;
+  extent(store: Store): Envelope;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -109,10 +115,8 @@ function monumentFeature(store: Store, base: string, record: MonumentRecord): Ge
   };
 }
 
-const KADASTRALE_GROOTTE = new Map(PERCELEN.map((perceel) => [perceel.perceelId, Math.round(areaOf(perceel.geometry.coordinates))]));
-
 function perceelFeature(base: string, perceel: PerceelRecord): GeoFeature {
-  const { perceelId, kadastraleGemeentecode, sectie, perceelnummer, monumentId, omschrijving } = perceel;
+  const { perceelId, kadastraleGemeentecode, sectie, perceelnummer, kadastraleGrootte, monumentId, omschrijving } = perceel;
   return {
     id: perceelId,
     geometry: perceel.geometry,
@@ -121,8 +125,8 @@ function perceelFeature(base: string, perceel: PerceelRecord): GeoFeature {
       kadastraleGemeentecode,
       sectie,
       perceelnummer,
-      kadastraleGrootte: KADASTRALE_GROOTTE.get(perceelId),
-      omschrijving,
+      kadastraleGrootte,
+      ...(omschrijving === undefined ? {} : { omschrijving }),
       monumentId,
     },
     related: [{ href: monumentHref(base, monumentId), rel: 'related', type: JSON_TYPE, title: 'Het monument op dit perceel' }],
@@ -130,6 +134,32 @@ function perceelFeature(base: string, perceel: PerceelRecord): GeoFeature {
 }
 
 const PERCELEN_BY_ID = new Map(PERCELEN.map((perceel) => [perceel.perceelId, perceel]));
+const SEEDED_PERCELEN_EXTENT = crs84Extent(PERCELEN.flatMap((perceel) => positionsOf(perceel.geometry)));
+const MONUMENTEN_EXTENT = crs84Extent(Object.values(MONUMENT_LOCATIONS));
+
+/** A record never changes, so its extent is computed once, not on every request for the collection. */
+const recordedExtents = new WeakMap<PerceelRecord, Envelope>();
+
+function recordedExtent(perceel: PerceelRecord): Envelope {
+  let extent = recordedExtents.get(perceel);
+  if (extent === undefined) {
+    extent = crs84Extent(positionsOf(perceel.geometry));
+    recordedExtents.set(perceel, extent);
+  }
+  return extent;
+}
+
+function unionOf(first: Envelope, others: Iterable<Envelope>): Envelope {
+  let [minA, minB, maxA, maxB] = first;
+  for (const [a, b, c, d] of others) [minA, minB, maxA, maxB] = [Math.min(minA, a), Math.min(minB, b), Math.max(maxA, c), Math.max(maxB, d)];
+  return [minA, minB, maxA, maxB];
+}
+
+/** The seeded parcels, then those clients recorded, each in id order. */
+function* allPercelen(store: Store): Generator<PerceelRecord> {
+  yield* PERCELEN;
+  yield* store.percelen.values();
+}
 
 const SOURCES: readonly FeatureSource[] = [
   {
@@ -146,20 +176,20 @@ const SOURCES: readonly FeatureSource[] = [
       const record = store.monumenten.get(id);
       return record === undefined ? undefined : monumentFeature(store, base, record);
     },
-    extent: crs84Extent(Object.values(MONUMENT_LOCATIONS)),
+    extent: () => MONUMENTEN_EXTENT,
   },
   {
     id: 'percelen',
     title: 'Percelen',
     description: 'De kadastrale percelen waarop gemeentelijke monumenten staan, als vlak.',
-    *features(_store, base) {
-      for (const perceel of PERCELEN) yield perceelFeature(base, perceel);
+    *features(store, base) {
+      for (const perceel of allPercelen(store)) yield perceelFeature(base, perceel);
     },
-    feature(_store, base, id) {
-      const perceel = PERCELEN_BY_ID.get(id);
+    feature(store, base, id) {
+      const perceel = PERCELEN_BY_ID.get(id) ?? store.percelen.get(id);
       return perceel === undefined ? undefined : perceelFeature(base, perceel);
     },
-    extent: crs84Extent(PERCELEN.flatMap((perceel) => positionsOf(perceel.geometry))),
+    extent: (store) => unionOf(SEEDED_PERCELEN_EXTENT, [...store.percelen.values()].map(recordedExtent)),
   },
 ];
 
@@ -176,7 +206,7 @@ function featureHref(base: string, collectionId: string, featureId: string): str
   return `${collectionHref(base, collectionId)}/items/${encodeURIComponent(featureId)}`;
 }
 
-function collectionResource(source: FeatureSource, base: string, faults: GeoFaults): Record<string, unknown> {
+function collectionResource(source: FeatureSource, store: Store, base: string, faults: GeoFaults): Record<string, unknown> {
   const self = collectionHref(base, source.id);
   const storageCrs = source.id === 'percelen' && faults.storageCrsNotListed ? UNLISTED_STORAGE_CRS : STORAGE_CRS;
   return {
@@ -187,7 +217,7 @@ function collectionResource(source: FeatureSource, base: string, faults: GeoFaul
       { href: self, rel: 'self', type: JSON_TYPE, title: `De collectie ${source.id}` },
       { href: `${self}/items`, rel: 'items', type: GEO_JSON, title: `De features van ${source.id}` },
     ],
-    extent: { spatial: { bbox: [source.extent], crs: CRS84 } },
+    extent: { spatial: { bbox: [source.extent(store)], crs: CRS84 } },
     itemType: 'feature',
     crs: [...SUPPORTED_CRS],
     storageCrs,
@@ -217,9 +247,9 @@ function featureResource(feature: GeoFeature, collectionId: string, base: string
   };
 }
 
-function geoReply(context: HandlerContext, json: unknown, output: Output): Reply {
-  const headers: Record<string, string> = context.geo.noContentCrs ? {} : { 'Content-Crs': `<${output.crs}>` };
-  return { status: 200, json, mediaType: context.geo.itemsAsJson ? JSON_TYPE : GEO_JSON, headers };
+function geoReply(context: HandlerContext, json: unknown, output: Output, status = 200, extraHeaders: Record<string, string> = {}): Reply {
+  const headers: Record<string, string> = context.geo.noContentCrs ? { ...extraHeaders } : { ...extraHeaders, 'Content-Crs': `<${output.crs}>` };
+  return { status, json, mediaType: context.geo.itemsAsJson ? JSON_TYPE : GEO_JSON, headers };
 }
 
 /** The date-time of a response, ISO 8601 in UTC, to the second. */
@@ -313,14 +343,14 @@ const raadpleegCollecties: Handler = (context) => ({
   json: {
     links: [{ href: `${context.base}/collections`, rel: 'self', type: JSON_TYPE, title: 'De collecties' }],
     crs: [...SUPPORTED_CRS],
-    collections: SOURCES.map((source) => collectionResource(source, context.base, context.geo)),
+    collections: SOURCES.map((source) => collectionResource(source, context.store, context.base, context.geo)),
   },
 });
 
 const raadpleegCollectie: Handler = (context) => {
   const source = sourceOf(context);
   if (source === undefined) return collectionNotFound(context);
-  return { status: 200, json: collectionResource(source, context.base, context.geo), mediaType: JSON_TYPE };
+  return { status: 200, json: collectionResource(source, context.store, context.base, context.geo), mediaType: JSON_TYPE };
 };
 
 const raadpleegFeatures: Handler = (context) => {
@@ -367,12 +397,93 @@ const raadpleegFeature: Handler = (context) => {
   return geoReply(context, featureResource(feature, source.id, context.base, output), output);
 };
 
+// ---------------------------------------------------------------------------------------------
+// Recording and deleting parcels
+
+/** The request body of legPerceelVast, already valid against PerceelInvoer; other members are ignored. */
+interface PerceelInvoer {
+  geometry: { type: 'Polygon'; coordinates: Position[][] };
+  properties: PerceelGegevens;
+}
+
+/**
+ * The CRS of the body's geometry: the one Content-Crs names (already valid against its enum),
+ * CRS84 without the header (SPEC.md, geospatial behaviour 5). The `geo-content-crs-ignored`
+ * fault reads it as CRS84 whatever the header says.
+ */
+function bodyCrsOf(context: HandlerContext): SupportedCrs {
+  const given = context.headers['Content-Crs'];
+  const named = given === undefined ? CRS84 : crsOfContentCrs(given) ?? CRS84;
+  return context.geo.contentCrsIgnored ? CRS84 : named;
+}
+
+function firstPositionProblem(ring: readonly Position[], crs: SupportedCrs): { index: number; reason: string } | undefined {
+  for (const [index, position] of ring.entries()) {
+    const reason = positionProblem(crs, position);
+    if (reason !== undefined) return { index, reason };
+  }
+  return undefined;
+}
+
+/** What is wrong with one ring as sent: not closed, or a position that cannot be stored (the first, so a long ring gives one finding). */
+function ringProblems(ring: readonly Position[], ringIndex: number, crs: SupportedCrs): InvalidParam[] {
+  const name = `geometry.coordinates.${ringIndex}`;
+  const [first, last] = [ring[0], ring[ring.length - 1]];
+  const closed = first !== undefined && last !== undefined && first[0] === last[0] && first[1] === last[1];
+  const outside = firstPositionProblem(ring, crs);
+  return [
+    ...(closed ? [] : [{ name, reason: 'is geen gesloten ring: de eerste positie moet ook de laatste zijn' }]),
+    ...(outside === undefined ? [] : [{ name: `${name}.${outside.index}`, reason: outside.reason }]),
+  ];
+}
+
+/** What a schema cannot say about a parcel: closed rings, positions that can be stored, a monument that exists. */
+function perceelProblems(context: HandlerContext, invoer: PerceelInvoer, crs: SupportedCrs): InvalidParam[] {
+  const geometry = invoer.geometry.coordinates.flatMap((ring, index) => ringProblems(ring, index, crs));
+  const monumentKnown = context.store.monumenten.has(invoer.properties.monumentId);
+  return [...geometry, ...(monumentKnown ? [] : [{ name: 'properties.monumentId', reason: 'is geen monument in het register' }])];
+}
+
+const legPerceelVast: Handler = (context) => {
+  // The description narrows collectionId to percelen; monumenten got 405 before the handler, any other value is no collection.
+  if (context.params.collectionId !== 'percelen') return collectionNotFound(context);
+  const refused = undeclaredQuery(context);
+  if (refused !== undefined) return refused;
+  // 507, as for monuments (handlers.ts, storeFull).
+  if (!hasRoomFor(context.store, 'percelen')) return problem(PROBLEMS.registerVol, storeFullDetail(context.store, 'percelen'), context.instance);
+  const invoer = context.body as PerceelInvoer;
+  const crs = bodyCrsOf(context);
+  const invalid = perceelProblems(context, invoer, crs);
+  if (invalid.length > 0) return problem(PROBLEMS.ongeldigVerzoek, 'Het perceel kan zo niet worden vastgelegd; invalidParams zegt waarom.', context.instance, invalid);
+  const rings = rightHandRings(invoer.geometry.coordinates.map((ring) => ring.map((position) => toStorage(crs, position))));
+  const record = recordPerceel(context.store, invoer.properties, rings);
+  const output = outputOf(context);
+  const location = featureHref(context.base, 'percelen', record.perceelId);
+  return geoReply(context, featureResource(perceelFeature(context.base, record), 'percelen', context.base, output), output, 201, { Location: location });
+};
+
+/**
+ * Only a parcel a client recorded can be deleted. A seeded parcel comes from the registration of
+ * the Kadaster, which this register follows and does not own: 409, and it stays.
+ */
+const verwijderPerceel: Handler = (context) => {
+  if (context.params.collectionId !== 'percelen') return collectionNotFound(context);
+  const perceelId = context.params.featureId ?? '';
+  if (PERCELEN_BY_ID.has(perceelId)) {
+    return problem(PROBLEMS.conflict, 'Dit perceel komt uit de registratie van het Kadaster en kan hier niet worden verwijderd; alleen percelen die via deze API zijn vastgelegd (VP-...) kunnen dat.', context.instance);
+  }
+  if (!deletePerceel(context.store, perceelId)) return problem(PROBLEMS.nietGevonden, 'De collectie percelen heeft geen feature met deze identificatie.', context.instance);
+  return { status: 204 };
+};
+
 export const GEO_HANDLERS: Record<string, Handler> = {
   raadpleegConformance,
   raadpleegCollecties,
   raadpleegCollectie,
   raadpleegFeatures,
   raadpleegFeature,
+  legPerceelVast,
+  verwijderPerceel,
 };
 
 /** The OGC links of the landing page (OGC API Features part 1, 7.2). */

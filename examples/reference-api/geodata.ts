@@ -46,15 +46,21 @@ export const MONUMENT_LOCATIONS: Readonly<Record<string, Position>> = {
   'GM-0124': [154640.25, 465810.9], // Begraafplaats Oud Kerkhof
 };
 
-export interface PerceelRecord {
-  /** The cadastral designation as an identifier: gemeentecode, sectie, perceelnummer. */
-  perceelId: string;
+/** The cadastral data of a parcel, what a client supplies when it records one (PerceelGegevens). */
+export interface PerceelGegevens {
   kadastraleGemeentecode: string;
   sectie: string;
   perceelnummer: number;
   /** The monument that stands on the parcel. */
   monumentId: string;
-  omschrijving: string;
+  omschrijving?: string;
+}
+
+export interface PerceelRecord extends PerceelGegevens {
+  /** Seeded parcels: the cadastral designation as an identifier (gemeentecode, sectie, perceelnummer); recorded ones: VP-0001 and on. */
+  perceelId: string;
+  /** The area in square metres, derived from the geometry. */
+  kadastraleGrootte: number;
   geometry: Extract<StoredGeometry, { type: 'Polygon' }>;
 }
 
@@ -101,15 +107,13 @@ function perceelId(gemeentecode: string, sectie: string, perceelnummer: number):
   return `${gemeentecode}-${sectie}-${String(perceelnummer).padStart(4, '0')}`;
 }
 
-export const PERCELEN: readonly PerceelRecord[] = SEED_PERCELEN.map(([kadastraleGemeentecode, sectie, perceelnummer, monumentId, omschrijving, rings]) => ({
-  perceelId: perceelId(kadastraleGemeentecode, sectie, perceelnummer),
-  kadastraleGemeentecode,
-  sectie,
-  perceelnummer,
-  monumentId,
-  omschrijving,
-  geometry: { type: 'Polygon', coordinates: rings },
-}));
+/** A parcel with what is derived from its data: its area, from rings in RD New. */
+export function perceelRecord(perceelId: string, gegevens: PerceelGegevens, rings: Position[][]): PerceelRecord {
+  return { perceelId, ...gegevens, kadastraleGrootte: Math.round(areaOf(rings)), geometry: { type: 'Polygon', coordinates: rings } };
+}
+
+export const PERCELEN: readonly PerceelRecord[] = SEED_PERCELEN.map(([kadastraleGemeentecode, sectie, perceelnummer, monumentId, omschrijving, rings]) =>
+  perceelRecord(perceelId(kadastraleGemeentecode, sectie, perceelnummer), { kadastraleGemeentecode, sectie, perceelnummer, monumentId, omschrijving }, rings));
 
 /** Twice the signed area of a ring (shoelace): positive when counter-clockwise. */
 export function signedArea(ring: readonly Position[]): number {
@@ -125,4 +129,17 @@ export function signedArea(ring: readonly Position[]): number {
 /** The area of a polygon in square metres (RD New's scale error, at most 0.01 %, aside): the exterior minus its holes. */
 export function areaOf(rings: readonly (readonly Position[])[]): number {
   return rings.reduce((total, ring, index) => total + (index === 0 ? Math.abs(signedArea(ring)) : -Math.abs(signedArea(ring))), 0);
+}
+
+/**
+ * The rings in the order RFC 7946 (3.1.6) asks for: the exterior counter-clockwise, holes
+ * clockwise. A parser should not refuse a polygon that does not follow it, so a recorded parcel
+ * is turned round where needed instead, and every served polygon follows it. In RD New, whose
+ * axes are east and north.
+ */
+export function rightHandRings(rings: readonly Position[][]): Position[][] {
+  return rings.map((ring, index) => {
+    const counterClockwise = signedArea(ring) > 0;
+    return counterClockwise === (index === 0) ? ring : [...ring].reverse();
+  });
 }

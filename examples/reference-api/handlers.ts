@@ -1,6 +1,6 @@
 import {
   besluitHref, besluitenVan, besluitResource, deleteMonument, hasRoomFor, mergePatch, monumentGegevens, monumentHref, monumentResource,
-  pageLinks, pageOf, registerBesluit, registerMonument, replaceMonument, search, where,
+  pageLinks, pageOf, registerBesluit, registerMonument, replaceMonument, search, storeFullDetail, where,
   type BesluitGegevens, type MonumentGegevens, type MonumentRecord, type Store, type StoreLimits,
 } from './data.js';
 import { GEO_HANDLERS, landingPageLinks, type GeoFaults } from './features.js';
@@ -20,6 +20,8 @@ export interface HandlerContext {
   params: Record<string, string>;
   /** Declared query parameters, validated, with their schema defaults filled in. */
   query: Record<string, unknown>;
+  /** Declared header parameters the request carries, validated, by their declared names (`Content-Crs`). */
+  headers: Record<string, string>;
   /** The request body, already valid against the operation's schema. */
   body: unknown;
   /** The request path, for the `instance` of a problem. */
@@ -59,12 +61,9 @@ function withMonument(context: HandlerContext, action: (monument: MonumentRecord
   return monument === undefined ? monumentNotFound(context) : action(monument);
 }
 
-const NAMES: Record<keyof StoreLimits, string> = { monumenten: 'monumenten', besluiten: 'beschermingsbesluiten' };
-
 /** 507 rather than 429: the store is full, which no waiting changes (README, "Choices where the standard leaves room"). */
 function storeFull(context: HandlerContext, kind: keyof StoreLimits): Reply {
-  const detail = `Het register bevat het maximum van ${context.store.limits[kind]} ${NAMES[kind]}; er kan er geen meer bij.`;
-  return problem(PROBLEMS.registerVol, detail, context.instance);
+  return problem(PROBLEMS.registerVol, storeFullDetail(context.store, kind), context.instance);
 }
 
 function pageQuery(pagina: number, paginaGrootte: number, filters: Record<string, string | undefined> = {}): string {

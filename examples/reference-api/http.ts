@@ -28,6 +28,7 @@ export const PROBLEMS = {
   methodeNietToegestaan: { status: 405, slug: 'methode-niet-toegestaan', title: 'De methode is niet toegestaan op deze resource.' },
   nietAanvaardbaar: { status: 406, slug: 'niet-aanvaardbaar', title: 'Geen van de gevraagde media types is leverbaar.' },
   teTraag: { status: 408, slug: 'te-traag', title: 'Het verzoek kwam niet op tijd binnen.' },
+  conflict: { status: 409, slug: 'conflict', title: 'Het verzoek is in strijd met de toestand van de resource.' },
   teGroot: { status: 413, slug: 'te-groot', title: 'De request body is te groot.' },
   mediaTypeNietOndersteund: { status: 415, slug: 'media-type-niet-ondersteund', title: 'Het media type van de request body wordt niet ondersteund.' },
   verwachtingNietMogelijk: { status: 417, slug: 'verwachting-niet-mogelijk', title: 'Aan de Expect-header kan niet worden voldaan.' },

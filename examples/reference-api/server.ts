@@ -6,7 +6,7 @@ import type { JWK } from 'jose';
 import { stringify } from 'yaml';
 import { accessRefusal, BEARER_CHALLENGE, generateWriteToken, tokenVerifier, writeTokenProblem, type TokenVerifier } from './auth.js';
 import { createStore, type Store, type StoreLimits } from './data.js';
-import { allowedMethods, definedScopes, isHttpMethod, isObject, loadDescription, matchRoute, type Description, type Operation, type QueryParameter, type Route } from './description.js';
+import { allowedMethods, definedScopes, isHttpMethod, isObject, loadDescription, matchRoute, type Description, type Operation, type Parameter, type Route, type RouteMatch } from './description.js';
 import type { GeoFaults } from './features.js';
 import { HANDLERS, type HandlerContext } from './handlers.js';
 import { accepts, essence, PROBLEM_JSON, PROBLEMS, problem, type Reply } from './http.js';
@@ -44,6 +44,7 @@ export const BREAK_SWITCHES = [
   'geo-bbox-crs-ignored',
   'geo-bbox-ignored',
   'geo-items-as-json',
+  'geo-content-crs-ignored',
   'signature-other-data',
   'digest-mismatch',
   'signature-rs256',
@@ -79,6 +80,7 @@ export const BREAK_DESCRIPTIONS: Record<BreakSwitch, string> = {
   'geo-bbox-crs-ignored': 'bbox-crs is accepted, but the bbox is always read as CRS84',
   'geo-bbox-ignored': 'bbox is accepted, but every feature is returned',
   'geo-items-as-json': 'features and feature collections come as application/json, not application/geo+json',
+  'geo-content-crs-ignored': 'Content-Crs is accepted, but the geometry of a request body is always read as CRS84',
   'signature-other-data': 'Payload-Signature signs the Digest value alone, not the JAdES data "digest: <value>"',
   'digest-mismatch': 'Digest (and the signature over it) is the SHA-256 of the body plus a newline',
   'signature-rs256': 'Payload-Signature uses alg RS256 instead of PS256',
@@ -146,7 +148,8 @@ export interface ReferenceApi {
 
 const MAX_BODY_BYTES = 1024 * 1024;
 const DEFAULT_ALLOWLIST = ['https://app.example.nl'];
-const PREFLIGHT_HEADERS = 'Accept, Authorization, Content-Type';
+// Content-Crs: a browser sends a parcel in another CRS than CRS84 with it.
+const PREFLIGHT_HEADERS = 'Accept, Authorization, Content-Crs, Content-Type';
 const EXPOSED_HEADERS = 'API-Version, Content-Crs, Location, Digest, Payload-Signature';
 const DOCUMENT_PATHS = new Set(['/openapi.json', '/openapi.yaml']);
 
@@ -211,6 +214,7 @@ function geoFaultsOf(breaks: ReadonlySet<BreakSwitch>): GeoFaults {
     bboxCrsIgnored: breaks.has('geo-bbox-crs-ignored'),
     bboxIgnored: breaks.has('geo-bbox-ignored'),
     itemsAsJson: breaks.has('geo-items-as-json'),
+    contentCrsIgnored: breaks.has('geo-content-crs-ignored'),
   };
 }
 
@@ -293,10 +297,31 @@ function trailingSlashReply(app: App, apiPath: string, search: string, instance:
   return problem(PROBLEMS.nietGevonden, 'Er is geen resource op deze URI. Paden eindigen nooit op een slash.', instance);
 }
 
-function methodNotAllowed(app: App, route: Route, method: string, instance: string): Reply {
-  if (app.breaks.has('undeclared-method-200')) return { status: 200, json: {}, mediaType: 'application/json' };
+function methodNotAllowed(app: App, allow: string[], method: string, instance: string): Reply {
   const reply = problem(PROBLEMS.methodeNietToegestaan, `De methode ${method} is niet toegestaan op deze resource.`, instance);
-  return app.breaks.has('405-without-allow') ? reply : { ...reply, headers: { Allow: allowedMethods(route).join(', ') } };
+  return app.breaks.has('405-without-allow') ? reply : { ...reply, headers: { Allow: allow.join(', ') } };
+}
+
+function undeclaredMethod(app: App, route: Route, method: string, instance: string): Reply {
+  if (app.breaks.has('undeclared-method-200')) return { status: 200, json: {}, mediaType: 'application/json' };
+  return methodNotAllowed(app, allowedMethods(route), method, instance);
+}
+
+/** Whether every path parameter in effect for the operation accepts its value in this path. */
+function servesPath(operation: Operation, values: Record<string, string>, validate: SchemaValidator): boolean {
+  return operation.pathParameters.every((parameter) => validate(parameter.schemaPointer, values[parameter.name] ?? '', parameter.name).length === 0);
+}
+
+/**
+ * An operation that narrows a path parameter (POST .../items for percelen only) where another
+ * method of the path serves the value: that method is not allowed on this resource, 405 with the
+ * methods that are. Undefined when the operation serves the path, or when no operation does: then
+ * the resource does not exist, and the handler says so (404).
+ */
+function narrowedOut(app: App, match: RouteMatch, operation: Operation, method: string, instance: string): Reply | undefined {
+  const serves = (candidate: Operation): boolean => servesPath(candidate, match.parameters, app.validate);
+  if (serves(operation) || ![...match.route.operations.values()].some(serves)) return undefined;
+  return methodNotAllowed(app, allowedMethods(match.route, serves), method, instance);
 }
 
 function optionsReply(app: App, route: Route, request: IncomingMessage, isDocument: boolean): Reply {
@@ -344,6 +369,24 @@ function queryOf(operation: Operation, search: string, validate: SchemaValidator
   return { values, invalid, undeclared };
 }
 
+/**
+ * The declared header parameters the request carries, each validated against its schema and
+ * named as the description names it. An absent header is no finding: the description makes none
+ * of them required.
+ */
+function headersOf(operation: Operation, request: IncomingMessage, validate: SchemaValidator): { values: Record<string, string>; invalid: InvalidParam[] } {
+  const values: Record<string, string> = {};
+  const invalid: InvalidParam[] = [];
+  for (const parameter of operation.headerParameters) {
+    const value = header(request, parameter.name.toLowerCase());
+    if (value === undefined) continue;
+    const wrong = validate(parameter.schemaPointer, value, parameter.name);
+    if (wrong.length > 0) invalid.push(...wrong.map((finding) => ({ ...finding, name: parameter.name })));
+    else values[parameter.name] = value;
+  }
+  return { values, invalid };
+}
+
 function uniqueFindings(findings: InvalidParam[]): InvalidParam[] {
   const seen = new Set<string>();
   return findings.filter((finding) => {
@@ -361,7 +404,7 @@ const NUMBER = /^-?\d+(\.\d+)?$/;
  * is the `form` style without explode that the description uses for them (`bbox=1,2,3,4`): its
  * items are split at the commas and coerced in turn.
  */
-function coerce(schema: QueryParameter['schema'], raw: string): unknown {
+function coerce(schema: Parameter['schema'], raw: string): unknown {
   if (schema.type === 'array') {
     const items = isObject(schema.items) ? schema.items : {};
     return raw.split(',').map((item) => coerce(items, item));
@@ -437,7 +480,9 @@ async function route(app: App, request: IncomingMessage): Promise<{ reply: Reply
   if (method === 'OPTIONS') return done(optionsReply(app, match.route, request, isDocument));
   const declared = method === 'HEAD' ? 'GET' : method;
   const operation = isHttpMethod(declared) ? match.route.operations.get(declared) : undefined;
-  if (operation === undefined) return done(methodNotAllowed(app, match.route, method, instance));
+  if (operation === undefined) return done(undeclaredMethod(app, match.route, method, instance));
+  const notServed = narrowedOut(app, match, operation, method, instance);
+  if (notServed !== undefined) return done(notServed);
   if (needsCredentials(app, operation, request)) {
     const reply = problem(PROBLEMS.nietGeauthenticeerd, 'Stuur een access token in de Authorization-header.', instance);
     return done({ ...reply, headers: { 'WWW-Authenticate': BEARER_CHALLENGE } });
@@ -458,12 +503,14 @@ async function route(app: App, request: IncomingMessage): Promise<{ reply: Reply
   }
   const query = queryOf(operation, target.search, app.validate, app.breaks.has('geo-unsupported-crs-200') ? LENIENT_CRS : NOTHING_LENIENT);
   if (query.invalid.length > 0) return done(problem(PROBLEMS.ongeldigVerzoek, 'Een of meer query parameters zijn ongeldig.', instance, query.invalid));
+  const headers = headersOf(operation, request, app.validate);
+  if (headers.invalid.length > 0) return done(problem(PROBLEMS.ongeldigVerzoek, 'Een of meer request headers zijn ongeldig.', instance, headers.invalid));
   const body = await bodyOf(app, operation, request, instance);
   if ('status' in body) return done(body);
   const handler = HANDLERS[operation.operationId];
   if (handler === undefined) throw new Error(`no handler for operation ${operation.operationId}`);
   const context: HandlerContext = {
-    store: app.store, base: app.base, params: match.parameters, query: query.values, body: body.body, instance, validate: app.validate, documents: app.documents,
+    store: app.store, base: app.base, params: match.parameters, query: query.values, headers: headers.values, body: body.body, instance, validate: app.validate, documents: app.documents,
     geo: app.geo, undeclaredQuery: query.undeclared,
   };
   const reply = handler(context);
