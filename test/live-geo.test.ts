@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { main } from '../live/main.js';
 import type { Report } from '../live/report.js';
-import { startGeoJsonServer, type GeoJsonFault } from './support/geo-json-server.js';
+import { startGeoJsonServer, type GeoJsonFault, type GeoJsonServerOptions } from './support/geo-json-server.js';
 
 /** The live geospatial checks against a plain-JSON geospatial API (test support), with and without each fault. */
 const GEO_CODES = ['/geo/crs-list', '/geo/crs-query-parameter', '/geo/bbox-query-parameter', '/geo/bbox-crs-query-parameter', '/geo/content-crs-request-header', '/geo/geojson-response', '/geo/content-crs-response-header'];
@@ -19,10 +19,10 @@ interface GeoRun {
 }
 
 /** With --unsafe, so that /geo/content-crs-request-header POSTs, unless `safe`. */
-async function geoVerdicts(faults: GeoJsonFault[], { safe = false, readOnly = false } = {}): Promise<GeoRun> {
-  const server = await startGeoJsonServer(faults, { readOnly });
+async function geoVerdicts(faults: GeoJsonFault[], { safe = false, ...options }: GeoJsonServerOptions & { safe?: boolean } = {}): Promise<GeoRun> {
+  const server = await startGeoJsonServer(faults, options);
   try {
-    const output = join(folder, `${faults.join('-') || 'clean'}${safe ? '-safe' : ''}${readOnly ? '-read-only' : ''}.json`);
+    const output = join(folder, `${faults.join('-') || 'clean'}${safe ? '-safe' : ''}-${Object.keys(options).join('-')}.json`);
     await main([server.baseUrl, '--format', 'json', '--output', output, '--timeout', '2000', '--deadline', '20', ...(safe ? [] : ['--unsafe'])], {});
     const report = JSON.parse(readFileSync(output, 'utf8')) as Report;
     const writes = server.requests
@@ -44,6 +44,19 @@ test('a plain-JSON geospatial API that does it right passes every geospatial che
   expect(post?.summary).toBe('copies of 0344100000012345 POSTed in EPSG:4258 with Content-Crs and in CRS84 without it read back within 5 m of it; an unsupported Content-Crs gives 400');
   // The two copies adr-check created are deleted again; the third POST was refused.
   expect(writes).toEqual(['POST /v1/gebouwen', 'POST /v1/gebouwen', 'POST /v1/gebouwen', 'DELETE /v1/gebouwen/nieuw-1', 'DELETE /v1/gebouwen/nieuw-2']);
+}, 60000);
+
+test('HAL with an empty selection left out, items without an identifier, the single-resource path listed first: every geospatial check passes', async () => {
+  // Each of these once failed a clean API: an empty `_embedded` read as "embeds no geometry", the
+  // single resource taken for the collection, an identity that held the coordinates.
+  const { verdicts, report } = await geoVerdicts([], { hal: true });
+  expect(verdicts).toEqual(Object.fromEntries(GEO_CODES.map((code) => [code, 'pass'])));
+  expect(report.results.find((result) => result.code === '/geo/crs-query-parameter')?.summary).toBe('{"code":"0344100000012345","naam":"Domtoren"} in EPSG:28992, EPSG:4258 agrees with CRS84 within 5 m; an unsupported crs gives 400');
+}, 60000);
+
+test('3D data in CRS84h without crs, CRS84 on request: every geospatial check passes', async () => {
+  const { verdicts } = await geoVerdicts([], { threeD: true });
+  expect(verdicts).toEqual(Object.fromEntries(GEO_CODES.map((code) => [code, 'pass'])));
 }, 60000);
 
 test('without --unsafe nothing is POSTed: /geo/content-crs-request-header is skipped and says why', async () => {
@@ -71,8 +84,14 @@ const CAUGHT_BY: Record<GeoJsonFault, [string, RegExp]> = {
   'crs84-not-listed': ['/geo/crs-list', /^the list lacks http:\/\/www\.opengis\.net\/def\/crs\/OGC\/1\.3\/CRS84, the default CRS$/],
   'ignore-content-crs': ['/geo/content-crs-request-header', /^a copy of 0344100000012345 in EPSG:4258 with Content-Crs: <http:\/\/www\.opengis\.net\/def\/crs\/EPSG\/0\/4258> reads back 6,759 km from where it was placed \(tolerance 5 m\): its coordinates were read as CRS84, not as Content-Crs says; first position \[52\.\d+,5\.\d+\]$/],
   'no-content-crs-as-rd': ['/geo/content-crs-request-header', /^a copy of 0344100000012345 in CRS84 without Content-Crs reads back 476 km from where it was placed \(tolerance 5 m\): its coordinates were read as EPSG:28992, not as CRS84, the default without Content-Crs; first position/],
+  'location-of-existing': ['/geo/content-crs-request-header', /^a copy of 0344100000012345 in CRS84 without Content-Crs: 201 with Location http:\/\/127\.0\.0\.1:\d+\/v1\/gebouwen\/0344100000012345, which names 0344100000012345 itself, expected the new resource's URI$/],
   'unsupported-content-crs-201': ['/geo/content-crs-request-header', /^a feature with Content-Crs: <http:\/\/www\.opengis\.net\/def\/crs\/EPSG\/0\/0> \(no such CRS\) gives 201, expected 400$/],
 };
+
+test('a Location that names an existing resource is neither trusted nor deleted', async () => {
+  const { writes } = await geoVerdicts(['location-of-existing']);
+  expect(writes.filter((write) => write.startsWith('DELETE'))).toEqual([]);
+}, 60000);
 
 test.each(Object.entries(CAUGHT_BY))('fault %s is caught by exactly %s', async (fault, [code, detail]) => {
   const { verdicts, report } = await geoVerdicts([fault as GeoJsonFault]);

@@ -185,6 +185,11 @@ class FeatureWriter {
       this.evidence.push(evidenceOf(exchange, ['Location']));
       return;
     }
+    if (!this.isNew(attempt.location)) {
+      this.problems.push(`a copy of ${this.sample.identity} ${how}: ${exchange.status} with Location ${attempt.location}, which names ${this.sampleUrls().includes(attempt.location) ? `${this.sample.identity} itself` : 'another copy too'}, expected the new resource's URI`);
+      this.evidence.push(evidenceOf(exchange, ['Location']));
+      return;
+    }
     const { exchange: read, body } = await getGeometry(this.context, this.target.style, attempt.location, this.target.style === 'ogc' ? 'feature' : 'plain');
     if (read.status !== 200) {
       this.problems.push(`a copy of ${this.sample.identity} ${how}: created, but GET ${new URL(attempt.location).pathname} answered ${describeAnswer(read)}, expected 200`);
@@ -215,14 +220,41 @@ class FeatureWriter {
   /** Delete what was created, where the description declares DELETE; say what remains. */
   private async cleanUp(): Promise<void> {
     const remaining: string[] = [];
-    for (const location of this.created) {
-      const path = relativePath(this.context, location);
-      const deletable = path !== undefined && isObject(pathItemFor(this.context.description, path).delete);
-      const deleted = deletable ? await this.context.send({ method: 'DELETE', url: location }) : undefined;
+    // A Location that is not new names no copy of adr-check's: its readBack said so, nothing is deleted.
+    for (const location of this.created.filter((candidate) => this.isNew(candidate))) {
+      const deleted = this.mayDelete(location) ? await this.context.send({ method: 'DELETE', url: location }) : undefined;
       if (deleted === undefined || deleted.status === undefined || deleted.status >= 300) remaining.push(`${location}${deleted === undefined ? '' : ` (DELETE answered ${describeAnswer(deleted)})`}`);
     }
     if (remaining.length > 0) this.notes.push(`${count(remaining.length, 'feature')} adr-check created ${remaining.length === 1 ? 'remains' : 'remain'}: ${remaining.join(', ')}`);
   }
+
+  /**
+   * A Location is deleted only where it can be nothing but the copy: a resource under the
+   * collection the copy was POSTed to, that the description lets be deleted, not the sample, and
+   * named by one POST only. A server that points Location at data of its own loses nothing.
+   */
+  private mayDelete(location: string): boolean {
+    const path = relativePath(this.context, location);
+    if (path === undefined || !path.startsWith(`${this.write.path}/`)) return false;
+    return isObject(pathItemFor(this.context.description, path).delete);
+  }
+
+  /** Not the sample's own URL (or self link), and named by one POST only. */
+  private isNew(location: string): boolean {
+    return !this.sampleUrls().includes(location) && this.created.filter((other) => other === location).length === 1;
+  }
+
+  private sampleUrls(): string[] {
+    const self = sameOriginHref(this.context, selfLinkOf(this.sample.item), this.sample.url);
+    return [this.sample.url, ...(self === undefined ? [] : [self])];
+  }
+}
+
+/** An item's self link: OGC `links` with rel self, or HAL `_links.self.href`. */
+function selfLinkOf(item: JsonObject): string | undefined {
+  const ogc = Array.isArray(item.links) ? item.links.find((link) => isObject(link) && link.rel === 'self') : undefined;
+  const href = isObject(ogc) ? ogc.href : asObject(asObject(item._links).self).href;
+  return typeof href === 'string' ? href : undefined;
 }
 
 function isCreated(exchange: Exchange): boolean {

@@ -1,6 +1,6 @@
 import type { CheckContext, LiveCheck } from '../context.js';
 import { describeAnswer, evidenceOf, noAnswerResult, type CheckResult } from '../report.js';
-import { CRS84, normalCrsUri, sameCrs } from '../geo/crs.js';
+import { CRS84, isDefaultCrs, normalCrsUri, sameCrs } from '../geo/crs.js';
 import { geoTarget } from '../geo/discover.js';
 import { isCrsUri } from '../../lib/crs.js';
 
@@ -25,7 +25,7 @@ export const geoCrsList: LiveCheck = {
       const notUris = list.crs.filter((uri) => !isCrsUri(normalCrsUri(uri), false));
       if (notUris.length > 0) problems.push(`${list.name} lists ${notUris.map((uri) => JSON.stringify(uri)).join(', ')}, expected CRS URIs such as ${CRS84}`);
       if (list.crs.length === 0) problems.push(`${list.name} lists no CRS, expected at least ${CRS84}`);
-      else if (!list.crs.some((uri) => sameCrs(uri, CRS84))) problems.push(`${list.name} lacks ${CRS84}, the default CRS`);
+      else if (!list.crs.some(isDefaultCrs)) problems.push(`${list.name} lacks ${CRS84}, the default CRS`);
       if (list.storage !== undefined && !list.crs.some((uri) => sameCrs(uri, list.storage as string))) problems.push(`${list.name} has storageCrs ${list.storage}, which its crs list lacks`);
     }
     if (problems.length > 0) return { code: this.code, verdict: 'fail', summary: `the CRS list of ${where} is not as the geospatial module requires`, details: problems, evidence: [evidenceOf(target.list, ['Content-Type'])] };

@@ -1,7 +1,8 @@
+import { isObject, type JsonObject } from '../../lib/json.js';
 import type { CheckContext, LiveCheck } from '../context.js';
 import type { Exchange } from '../http.js';
 import { describeAnswer, evidenceOf, noAnswerResult, type CheckResult, type Evidence } from '../report.js';
-import { CRS84, distanceMetres, isTransformable, normalCrsUri, sameCrs, toCrs84, type Position } from '../geo/crs.js';
+import { CRS84, distanceMetres, isDefaultCrs, isTransformable, normalCrsUri, sameCrs, toCrs84, type Position } from '../geo/crs.js';
 import { geoTarget, geometryResponses, getGeometry, withQuery, type GeoSample, type GeoTarget } from '../geo/discover.js';
 import { geometryOf, identityOf, itemsOf, parseJson, positionsOf } from '../geo/geojson.js';
 import { notGeospatial } from './geo-crs-list.js';
@@ -51,7 +52,8 @@ export const geoCrsQueryParameter: LiveCheck = {
 
 /** What is wrong with the sample as fetched in `crs`, or undefined when every position agrees. */
 function comparison(sample: GeoSample, crs: string, body: unknown): string | undefined {
-  const item = sample.url === sample.collection.itemsUrl ? itemsOf(body).find((candidate) => identityOf(candidate) === sample.identity) : body;
+  const item = sample.url === sample.collection.itemsUrl ? itemsOf(body).find((candidate) => identityOf(candidate) === sample.identity) ?? singleResource(body, sample) : body;
+  if (item === undefined) return `crs=${crs}: ${sample.identity} is not in the answer`;
   const positions = positionsOf(geometryOf(item));
   if (positions.length === 0) return `crs=${crs}: ${sample.identity} has no geometry in the answer`;
   if (positions.length !== sample.positions.length) return `crs=${crs}: ${sample.identity} has ${positions.length} positions, in CRS84 ${sample.positions.length}`;
@@ -61,6 +63,11 @@ function comparison(sample: GeoSample, crs: string, body: unknown): string | und
   const swapped = positions.map((position, index) => distanceMetres(toCrs84(crs, [position[1], position[0]]) as Position, sample.positions[index] as Position));
   const cause = Math.max(...swapped) <= TOLERANCE_METRES ? ': its axes are swapped' : sameAsCrs84(positions, sample.positions) ? ': the coordinates are CRS84, the crs was ignored' : '';
   return `crs=${crs}: ${sample.identity} lies ${formatDistance(worst)} from where CRS84 puts it (tolerance ${TOLERANCE_METRES} m)${cause}; first position ${JSON.stringify(positions[0])}`;
+}
+
+/** A plain API's single resource (its path is its "collection"): the answer itself, when it is the sample. */
+function singleResource(body: unknown, sample: GeoSample): JsonObject | undefined {
+  return isObject(body) && geometryOf(body) !== undefined && identityOf(body) === sample.identity ? body : undefined;
 }
 
 function sameAsCrs84(positions: Position[], crs84: Position[]): boolean {
@@ -114,7 +121,8 @@ export const geoContentCrsResponseHeader: LiveCheck = {
 
 function contentCrsMatches(exchange: Exchange, expected: string): boolean {
   const value = exchange.headers['content-crs'];
-  return value !== undefined && sameCrs(value, expected);
+  // Without `crs`, 3D data comes in CRS84h (SPEC.md, geospatial behaviour 6).
+  return value !== undefined && (sameCrs(value, expected) || (sameCrs(expected, CRS84) && isDefaultCrs(value)));
 }
 
 function contentCrsProblem(exchange: Exchange, expected: string): string {

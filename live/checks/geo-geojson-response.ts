@@ -3,7 +3,6 @@ import type { Exchange } from '../http.js';
 import { evidenceOf, type CheckResult } from '../report.js';
 import { geoTarget, geometryResponses, type GeometryResponse } from '../geo/discover.js';
 import { firstGeometry, itemsOf, parseJson } from '../geo/geojson.js';
-import { asObject } from '../../lib/json.js';
 import { notGeospatial } from './geo-crs-list.js';
 import { noSample } from './geo-crs-negotiation.js';
 
@@ -37,14 +36,15 @@ export const geoGeojsonResponse: LiveCheck = {
   },
 };
 
-function problemOf({ exchange, kind }: GeometryResponse): string | undefined {
+function problemOf({ exchange, kind, selection }: GeometryResponse): string | undefined {
   const type = exchange.headers['content-type'] ?? '';
   const body = parseJson(exchange.body);
   const path = new URL(exchange.url).pathname;
   if (kind === 'plain') {
     if (!JSON_TYPE.test(type) || GEOJSON.test(type)) return `GET ${path} has Content-Type: ${type || '(none)'}, expected application/json with embedded geometry`;
-    // An empty selection (a bbox away from everything) has nothing to embed geometry in.
-    const empty = itemsOf(body).length === 0 && Array.isArray(Object.values(asObject(body)).find(Array.isArray));
+    // An empty selection (a bbox away from everything) has nothing to embed geometry in, whether it
+    // answers an empty list, an empty `_embedded` or leaves `_embedded` out.
+    const empty = selection && itemsOf(body).length === 0;
     return firstGeometry(body) === undefined && !empty ? `GET ${path} embeds no GeoJSON geometry` : undefined;
   }
   const expected = kind === 'items' ? 'FeatureCollection' : 'Feature';

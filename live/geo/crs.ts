@@ -7,6 +7,13 @@ import proj4 from 'proj4';
  */
 
 export const CRS84 = 'http://www.opengis.net/def/crs/OGC/1.3/CRS84';
+/** CRS84 with ellipsoidal height: the default instead of CRS84 for 3D data (SPEC.md, geospatial behaviour 6). */
+export const CRS84H = 'http://www.opengis.net/def/crs/OGC/0/CRS84h';
+
+/** CRS84, or CRS84h for 3D data: what a response without `crs` is in. */
+export function isDefaultCrs(uri: string): boolean {
+  return sameCrs(uri, CRS84) || sameCrs(uri, CRS84H);
+}
 
 interface KnownCrs {
   proj4: string;

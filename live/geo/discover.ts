@@ -98,16 +98,23 @@ export function sameOriginHref(context: CheckContext, href: unknown, relativeTo 
   }
 }
 
-/** Plain JSON APIs: the concrete GET paths whose answer embeds a GeoJSON geometry. */
+/**
+ * Plain JSON APIs: the concrete GET paths whose answer is a list of resources with embedded
+ * GeoJSON geometry; only when there is none, those that answer one such resource (a collection's
+ * paths come first wherever the description lists them: a bbox needs a list to select from).
+ */
 async function plainCollections(context: CheckContext, globalCrs: string[]): Promise<GeoCollection[]> {
-  const found: GeoCollection[] = [];
+  const lists: GeoCollection[] = [];
+  const single: GeoCollection[] = [];
   for (const path of context.getPaths) {
-    if (path === '' || path.startsWith('/openapi.') || path === '/crss' || found.length >= SAMPLED_COLLECTIONS) continue;
+    if (path === '' || path.startsWith('/openapi.') || path === '/crss' || lists.length >= SAMPLED_COLLECTIONS) continue;
     const answer = await context.get(path);
     const body = answer.status === 200 ? parseJson(answer.body) : undefined;
-    if (itemsOf(body).some((item) => geometryOf(item) !== undefined) || geometryOf(body) !== undefined) found.push({ id: path, crs: globalCrs, itemsUrl: `${context.baseUrl}${path}` });
+    const collection = { id: path, crs: globalCrs, itemsUrl: `${context.baseUrl}${path}` };
+    if (itemsOf(body).some((item) => geometryOf(item) !== undefined)) lists.push(collection);
+    else if (geometryOf(body) !== undefined) single.push(collection);
   }
-  return found;
+  return lists.length > 0 ? lists : single.slice(0, SAMPLED_COLLECTIONS);
 }
 
 async function samples(context: CheckContext, collections: GeoCollection[], style: 'ogc' | 'plain'): Promise<GeoSample[]> {
@@ -152,6 +159,8 @@ export interface GeometryResponse {
   /** The requested `crs`, or CRS84 when none was requested. */
   expectedCrs: string;
   kind: 'items' | 'feature' | 'plain';
+  /** Asked of a collection: an empty selection is an answer too. */
+  selection: boolean;
 }
 
 const responses = new WeakMap<CheckContext, GeometryResponse[]>();
@@ -172,6 +181,6 @@ export function geometryResponses(context: CheckContext): GeometryResponse[] {
 export async function getGeometry(context: CheckContext, style: GeoTarget['style'], url: string, kind: GeometryResponse['kind'], query: Record<string, string> = {}): Promise<{ exchange: Exchange; body: unknown }> {
   const exchange = await context.send({ method: 'GET', url: withQuery(url, query), headers: { accept: style === 'ogc' ? 'application/geo+json' : 'application/json' }, keepBody: true });
   const body = exchange.status === 200 ? parseJson(exchange.body) : undefined;
-  if (exchange.status === 200) geometryResponses(context).push({ exchange, expectedCrs: query.crs ?? CRS84, kind: style === 'plain' ? 'plain' : kind });
+  if (exchange.status === 200) geometryResponses(context).push({ exchange, expectedCrs: query.crs ?? CRS84, kind: style === 'plain' ? 'plain' : kind, selection: kind === 'items' });
   return { exchange, body };
 }

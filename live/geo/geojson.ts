@@ -57,7 +57,8 @@ export function identityOf(item: JsonObject): string {
   if (typeof item.identificatie === 'string' || typeof item.identificatie === 'number') return String(item.identificatie);
   const self = isObject(item._links) && isObject(item._links.self) ? item._links.self.href : undefined;
   if (typeof self === 'string') return self;
-  const { geometry: _geometry, ...rest } = item;
+  // Without an identifier: the item less every geometry it embeds (its coordinates differ per CRS).
+  const rest = Object.fromEntries(Object.entries(item).filter(([, value]) => !isGeometry(value)));
   return JSON.stringify(isObject(item.properties) ? item.properties : rest);
 }
 

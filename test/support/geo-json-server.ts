@@ -12,7 +12,7 @@ import { startHostile, type HostileServer } from './hostile-servers.js';
  */
 
 export type GeoJsonFault = 'swap-axes' | 'ignore-crs' | 'no-content-crs' | 'ignore-bbox' | 'ignore-bbox-crs' | 'unsupported-crs-200' | 'geojson-media-type' | 'crs84-not-listed'
-  | 'ignore-content-crs' | 'no-content-crs-as-rd' | 'unsupported-content-crs-201';
+  | 'ignore-content-crs' | 'no-content-crs-as-rd' | 'unsupported-content-crs-201' | 'location-of-existing';
 
 const CRS84 = 'http://www.opengis.net/def/crs/OGC/1.3/CRS84';
 const RD = 'http://www.opengis.net/def/crs/EPSG/0/28992';
@@ -68,10 +68,29 @@ function bodyCrs(header: string | undefined, faults: ReadonlySet<GeoJsonFault>):
   return faults.has('ignore-content-crs') ? CRS84 : uri;
 }
 
-/** `readOnly`: the description declares no POST (the server still takes one). */
-export async function startGeoJsonServer(faults: GeoJsonFault[] = [], { readOnly = false } = {}): Promise<HostileServer> {
+const CRS84H = 'http://www.opengis.net/def/crs/OGC/0/CRS84h';
+
+/** The description with the single-resource path first, its variable given an example, so that adr-check meets it first. */
+function singleFirst(description: { paths: Record<string, unknown> }): Record<string, unknown> {
+  const single = { ...(description.paths['/gebouwen/{identificatie}'] as object), parameters: [{ name: 'identificatie', in: 'path', required: true, schema: { type: 'string' }, example: GEBOUWEN[0]?.identificatie }] };
+  return { ...description, paths: { '/gebouwen/{identificatie}': single, '/crss': {}, '/gebouwen': description.paths['/gebouwen'] } };
+}
+
+export interface GeoJsonServerOptions {
+  /** The description declares no POST (the server still takes one). */
+  readOnly?: boolean;
+  /**
+   * HAL: the list in `_embedded`, left out when a selection is empty; resources without an
+   * identifier field or self link (a `code` instead); the single-resource path first in the description.
+   */
+  hal?: boolean;
+  /** 3D data: without `crs` the answer is CRS84h with heights (SPEC.md, geospatial behaviour 6); CRS84 on request. */
+  threeD?: boolean;
+}
+
+export async function startGeoJsonServer(faults: GeoJsonFault[] = [], { readOnly = false, hal = false, threeD = false }: GeoJsonServerOptions = {}): Promise<HostileServer> {
   const has = (fault: GeoJsonFault) => faults.includes(fault);
-  const listed = has('crs84-not-listed') ? [RD, ETRS89] : [CRS84, RD, ETRS89];
+  const listed = [...(has('crs84-not-listed') ? [] : [CRS84]), ...(threeD ? [CRS84H] : []), RD, ETRS89];
   const headers = { 'api-version': '1.0.0', 'cache-control': 'no-store' };
   const gebouwen = [...GEBOUWEN];
   let created = 0;
@@ -82,17 +101,22 @@ export async function startGeoJsonServer(faults: GeoJsonFault[] = [], { readOnly
       response.writeHead(status, { ...headers, 'content-type': type, ...(crs === undefined || has('no-content-crs') ? {} : { 'content-crs': `<${crs}>` }), ...extra });
       response.end(JSON.stringify(body));
     };
-    const requested = url.searchParams.get('crs') ?? CRS84;
+    const asked = url.searchParams.get('crs') ?? undefined;
+    const requested = asked ?? CRS84;
     const outputCrs = SUPPORTED.includes(requested) && !has('ignore-crs') ? requested : CRS84;
+    const withHeight = threeD && asked === undefined;
     // With ignore-crs the requested CRS is still named: the coordinates are what is wrong.
-    const namedCrs = has('ignore-crs') ? requested : outputCrs;
-    const resource = ({ identificatie, naam, rd }: Gebouw) => ({
-      identificatie,
-      naam,
-      geometrie: { type: 'Point', coordinates: transform(rd, RD, outputCrs, has('swap-axes')).map((value) => Number(value.toFixed(outputCrs === RD ? 3 : 8))) },
-      _links: { self: { href: `/v1/gebouwen/${identificatie}` } },
-    });
-    if (url.pathname === '/v1/openapi.json') return send(200, readOnly ? { ...DESCRIPTION, paths: { ...DESCRIPTION.paths, '/gebouwen': { get: DESCRIPTION.paths['/gebouwen'].get } } } : DESCRIPTION);
+    const namedCrs = has('ignore-crs') ? requested : withHeight ? CRS84H : outputCrs;
+    const resource = ({ identificatie, naam, rd }: Gebouw) => {
+      const position = transform(rd, RD, outputCrs, has('swap-axes')).map((value) => Number(value.toFixed(outputCrs === RD ? 3 : 8)));
+      const geometrie = { type: 'Point', coordinates: withHeight ? [...position, 2.5] : position };
+      return hal ? { code: identificatie, naam, geometrie } : { identificatie, naam, geometrie, _links: { self: { href: `/v1/gebouwen/${identificatie}` } } };
+    };
+    const list = (selected: Gebouw[]) => (hal
+      ? { ...(selected.length === 0 ? {} : { _embedded: { gebouwen: selected.map(resource) } }), _links: { self: { href: '/v1/gebouwen' } } }
+      : { gebouwen: selected.map(resource), _links: { self: { href: '/v1/gebouwen' } } });
+    const declared = readOnly ? { ...DESCRIPTION, paths: { ...DESCRIPTION.paths, '/gebouwen': { get: DESCRIPTION.paths['/gebouwen'].get } } } : DESCRIPTION;
+    if (url.pathname === '/v1/openapi.json') return send(200, hal ? singleFirst(declared) : declared);
     if (url.pathname === '/v1/crss') return send(200, { crs: listed });
     if (!SUPPORTED.includes(requested) && !has('unsupported-crs-200')) return send(400, { status: 400, title: 'Ongeldige crs' });
     const single = /^\/v1\/gebouwen\/([^/]+)$/.exec(url.pathname);
@@ -122,6 +146,8 @@ export async function startGeoJsonServer(faults: GeoJsonFault[] = [], { readOnly
         }
         const position = body.geometrie?.coordinates;
         if (!Array.isArray(position)) return send(400, { status: 400, title: 'Geen geometrie' });
+        // The fault: nothing is created, and Location names a gebouw that was there already.
+        if (has('location-of-existing')) return send(201, resource(gebouwen[0] as Gebouw), CRS84, { location: `/v1/gebouwen/${gebouwen[0]?.identificatie ?? ''}` });
         created += 1;
         const gebouw: Gebouw = { identificatie: `nieuw-${created}`, naam: body.naam ?? 'nieuw', rd: transform(position, crs, RD, false) };
         gebouwen.push(gebouw);
@@ -141,6 +167,6 @@ export async function startGeoJsonServer(faults: GeoJsonFault[] = [], { readOnly
       const ys = corners.map((corner) => corner[1]);
       return rd[0] >= Math.min(...xs) && rd[0] <= Math.max(...xs) && rd[1] >= Math.min(...ys) && rd[1] <= Math.max(...ys);
     });
-    send(200, { gebouwen: selected.map(resource), _links: { self: { href: '/v1/gebouwen' } } }, namedCrs);
+    send(200, list(selected), namedCrs);
   });
 }
