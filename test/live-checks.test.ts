@@ -28,6 +28,7 @@ const BROKEN_RULE: Record<BreakSwitch, string> = {
   'geo-unsupported-crs-200': '/geo/crs-query-parameter',
   'geo-bbox-crs-ignored': '/geo/bbox-crs-query-parameter',
   'geo-bbox-ignored': '/geo/bbox-query-parameter',
+  'geo-bbox-within': '/geo/bbox-query-parameter',
   'geo-items-as-json': '/geo/geojson-response',
   'geo-content-crs-ignored': '/geo/content-crs-request-header',
   'signature-other-data': '/signing/payload',

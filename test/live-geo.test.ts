@@ -39,7 +39,7 @@ test('a plain-JSON geospatial API that does it right passes every geospatial che
   expect(verdicts).toEqual(Object.fromEntries(GEO_CODES.map((code) => [code, 'pass'])));
   expect(report.notices).toContain('geospatial checks run: GET /crss lists CRSs');
   const crs = report.results.find((result) => result.code === '/geo/crs-query-parameter');
-  expect(crs?.summary).toBe('0344100000012345 in EPSG:28992, EPSG:4258 agrees with CRS84 within 5 m; an unsupported crs gives 400');
+  expect(crs?.summary).toBe('0344100000012345 asked in CRS84, EPSG:28992 and EPSG:4258 lies within 5 m of where the answer without crs puts it; an unsupported crs gives 400');
   const post = report.results.find((result) => result.code === '/geo/content-crs-request-header');
   expect(post?.summary).toBe('copies of 0344100000012345 POSTed in EPSG:4258 with Content-Crs and in CRS84 without it read back within 5 m of it; an unsupported Content-Crs gives 400');
   // The two copies adr-check created are deleted again; the third POST was refused.
@@ -51,7 +51,7 @@ test('HAL with an empty selection left out, items without an identifier, the sin
   // single resource taken for the collection, an identity that held the coordinates.
   const { verdicts, report } = await geoVerdicts([], { hal: true });
   expect(verdicts).toEqual(Object.fromEntries(GEO_CODES.map((code) => [code, 'pass'])));
-  expect(report.results.find((result) => result.code === '/geo/crs-query-parameter')?.summary).toBe('{"code":"0344100000012345","naam":"Domtoren"} in EPSG:28992, EPSG:4258 agrees with CRS84 within 5 m; an unsupported crs gives 400');
+  expect(report.results.find((result) => result.code === '/geo/crs-query-parameter')?.summary).toBe('{"code":"0344100000012345","naam":"Domtoren"} asked in CRS84, EPSG:28992 and EPSG:4258 lies within 5 m of where the answer without crs puts it; an unsupported crs gives 400');
 }, 60000);
 
 test('3D data in CRS84h without crs, CRS84 on request: every geospatial check passes', async () => {
@@ -79,11 +79,15 @@ const CAUGHT_BY: Record<GeoJsonFault, [string, RegExp]> = {
   'unsupported-crs-200': ['/geo/crs-query-parameter', /^an unsupported crs \(http:\/\/www\.opengis\.net\/def\/crs\/EPSG\/0\/0\) gives 200, expected 400$/],
   'no-content-crs': ['/geo/content-crs-response-header', /^GET \/v1\/gebouwen lacks Content-Crs \(expected <http:\/\/www\.opengis\.net\/def\/crs\/OGC\/1\.3\/CRS84>\)$/],
   'ignore-bbox': ['/geo/bbox-query-parameter', /^bbox=-150\.001,-45\.001,-150,-45, away from every feature, selects 4 \(.+\): the bbox is not applied$/],
-  'ignore-bbox-crs': ['/geo/bbox-crs-query-parameter', /bbox-crs=http:\/\/www\.opengis\.net\/def\/crs\/EPSG\/0\/28992 misses 0344100000012345, which the same box in CRS84 selects: bbox-crs is not applied/],
+  'ignore-bbox-crs': ['/geo/bbox-crs-query-parameter', /^bbox=[\d.,]+&bbox-crs=http:\/\/www\.opengis\.net\/def\/crs\/EPSG\/0\/28992, around 0344100000012345, misses it: bbox-crs is not applied as EPSG:28992 in its axis order$/],
   'geojson-media-type': ['/geo/geojson-response', /^GET \/v1\/gebouwen has Content-Type: application\/geo\+json, expected application\/json with embedded geometry$/],
   'crs84-not-listed': ['/geo/crs-list', /^the list lacks http:\/\/www\.opengis\.net\/def\/crs\/OGC\/1\.3\/CRS84, the default CRS$/],
   'ignore-content-crs': ['/geo/content-crs-request-header', /^a copy of 0344100000012345 in EPSG:4258 with Content-Crs: <http:\/\/www\.opengis\.net\/def\/crs\/EPSG\/0\/4258> reads back 6,759 km from where it was placed \(tolerance 5 m\): its coordinates were read as CRS84, not as Content-Crs says; first position \[52\.\d+,5\.\d+\]$/],
   'no-content-crs-as-rd': ['/geo/content-crs-request-header', /^a copy of 0344100000012345 in CRS84 without Content-Crs reads back 476 km from where it was placed \(tolerance 5 m\): its coordinates were read as EPSG:28992, not as CRS84, the default without Content-Crs; first position/],
+  'crs84-by-name-400': ['/geo/crs-query-parameter', /^crs=http:\/\/www\.opengis\.net\/def\/crs\/OGC\/1\.3\/CRS84: 400, expected 200$/],
+  'no-crss': ['/geo/crs-list', /^GET \/crss answered 404, expected 200 with an object with a crs array$/],
+  'rd-without-datum-shift': ['/geo/crs-query-parameter', /^crs=http:\/\/www\.opengis\.net\/def\/crs\/EPSG\/0\/28992: 0344100000012345 lies 1\d\d m from where CRS84 puts it \(tolerance 5 m\); first position/],
+  'ignore-bbox-with-bbox-crs': ['/geo/bbox-crs-query-parameter', /^bbox=[\d.,]+&bbox-crs=http:\/\/www\.opengis\.net\/def\/crs\/EPSG\/0\/28992 selects 0344100000023456, 0344100000045678, more than 150 m outside the same box in CRS84: bbox-crs is not applied$/],
   'location-of-existing': ['/geo/content-crs-request-header', /^a copy of 0344100000012345 in CRS84 without Content-Crs: 201 with Location http:\/\/127\.0\.0\.1:\d+\/v1\/gebouwen\/0344100000012345, which names 0344100000012345 itself, expected the new resource's URI$/],
   'unsupported-content-crs-201': ['/geo/content-crs-request-header', /^a feature with Content-Crs: <http:\/\/www\.opengis\.net\/def\/crs\/EPSG\/0\/0> \(no such CRS\) gives 201, expected 400$/],
 };

@@ -309,6 +309,10 @@ describe('bbox and bbox-crs', () => {
     expect(ids(await items('percelen', { bbox: '154080,462655,154082,462660', 'bbox-crs': EPSG(28992) }))).toEqual(['VBS04-S-0233']);
   });
 
+  test('a bbox over one corner of a parcel selects it: intersects, not within', async () => {
+    expect(ids(await items('percelen', { bbox: '154930,462990,154940,463000', 'bbox-crs': EPSG(28992) }))).toEqual(['VBS01-K-1187']);
+  });
+
   test('a bbox away from all features selects none; the whole world selects all', async () => {
     for (const [bbox, crs] of [['4.88,52.36,4.92,52.38', CRS84], ['120000,480000,125000,490000', EPSG(28992)], ['-170,-80,-160,-70', CRS84]]) {
       const answer = await items('monumenten', { bbox: bbox as string, 'bbox-crs': crs as string });

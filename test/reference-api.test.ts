@@ -418,6 +418,9 @@ const geoBbox: Probe = async (api) => {
   expectThat(problems, inside.length > 0 && inside.length < 25, `bbox around the Binnenstad selects ${inside.length} of 25`);
   const away = featureIds(await apiCall(api, `/collections/monumenten/items${query({ bbox: '4.88,52.36,4.92,52.38' })}`));
   expectThat(problems, away.length === 0, `bbox in Amsterdam selects ${away.join(', ')}`);
+  // Intersects, the default operator: a box over one corner of the Grote Kerk's parcel (RD 154930,462990,154940,463000) selects it.
+  const corner = featureIds(await apiCall(api, `/collections/percelen/items${query({ bbox: '5.38618,52.15508,5.38633,52.15517' })}`));
+  expectThat(problems, corner.includes('VBS01-K-1187'), `bbox over a corner of VBS01-K-1187 selects ${corner.join(', ') || 'nothing'}`);
   return problems;
 };
 
@@ -1204,6 +1207,16 @@ const BROKEN: Record<BreakSwitch, { check: string; evidence: (api: ReferenceApi)
       expect(answer.status).toBe(200);
       expect(json(answer).numberMatched).toBe(0);
       expect(featureIds(await apiCall(api, `/collections/monumenten/items${query({ bbox: BINNENSTAD_CRS84 })}`))).toHaveLength(6);
+    },
+  },
+  'geo-bbox-within': {
+    check: '/geo/bbox-query-parameter',
+    evidence: async (api) => {
+      // A box over the south-west corner of parcel VBS01-K-1187 (the Grote Kerk; RD 154930,462990,154940,463000): it intersects the parcel without containing it.
+      const corner = query({ bbox: '5.38618,52.15508,5.38633,52.15517' });
+      const answer = await apiCall(api, `/collections/percelen/items${corner}`);
+      expect(answer.status).toBe(200);
+      expect(json(answer).numberMatched).toBe(0);
     },
   },
   'geo-bbox-ignored': {

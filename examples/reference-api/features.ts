@@ -36,6 +36,8 @@ export interface GeoFaults {
   bboxCrsIgnored: boolean;
   /** `geo-bbox-ignored`: every feature is returned whatever the bbox. */
   bboxIgnored: boolean;
+  /** `geo-bbox-within`: only features that lie wholly within the bbox are returned, not those it intersects. */
+  bboxWithin: boolean;
   /** `geo-items-as-json`: features and feature collections come as application/json. */
   itemsAsJson: boolean;
   /** `geo-content-crs-ignored`: Content-Crs is accepted, but the geometry of a request body is always read as CRS84. */
@@ -43,7 +45,7 @@ export interface GeoFaults {
 }
 
 export const NO_GEO_FAULTS: GeoFaults = {
-  storageCrsNotListed: false, noContentCrs: false, crsIgnored: false, swappedAxes: false, bboxCrsIgnored: false, bboxIgnored: false, itemsAsJson: false,
+  storageCrsNotListed: false, noContentCrs: false, crsIgnored: false, swappedAxes: false, bboxCrsIgnored: false, bboxIgnored: false, bboxWithin: false, itemsAsJson: false,
   contentCrsIgnored: false,
 };
 
@@ -316,7 +318,12 @@ function bboxOf(context: HandlerContext): BboxFilter | undefined | Reply {
 function selects(filter: BboxFilter | undefined, feature: GeoFeature, faults: GeoFaults): boolean {
   if (filter === undefined || faults.bboxIgnored) return true;
   if (filter.selection.kind !== 'envelope') return false;
-  return intersects(envelopeOf(positionsOf(feature.geometry)), filter.selection.envelope);
+  const extent = envelopeOf(positionsOf(feature.geometry));
+  return faults.bboxWithin ? within(extent, filter.selection.envelope) : intersects(extent, filter.selection.envelope);
+}
+
+function within(inner: Envelope, outer: Envelope): boolean {
+  return inner[0] >= outer[0] && inner[1] >= outer[1] && inner[2] <= outer[2] && inner[3] <= outer[3];
 }
 
 /** The items URL with the query a page link needs; values as the client gave them, defaults left out. */

@@ -43,6 +43,7 @@ export const BREAK_SWITCHES = [
   'geo-unsupported-crs-200',
   'geo-bbox-crs-ignored',
   'geo-bbox-ignored',
+  'geo-bbox-within',
   'geo-items-as-json',
   'geo-content-crs-ignored',
   'signature-other-data',
@@ -79,6 +80,7 @@ export const BREAK_DESCRIPTIONS: Record<BreakSwitch, string> = {
   'geo-unsupported-crs-200': 'an unsupported crs gets 200 with CRS84 data instead of 400',
   'geo-bbox-crs-ignored': 'bbox-crs is accepted, but the bbox is always read as CRS84',
   'geo-bbox-ignored': 'bbox is accepted, but every feature is returned',
+  'geo-bbox-within': 'bbox selects only features wholly within it, not those it intersects',
   'geo-items-as-json': 'features and feature collections come as application/json, not application/geo+json',
   'geo-content-crs-ignored': 'Content-Crs is accepted, but the geometry of a request body is always read as CRS84',
   'signature-other-data': 'Payload-Signature signs the Digest value alone, not the JAdES data "digest: <value>"',
@@ -213,6 +215,7 @@ function geoFaultsOf(breaks: ReadonlySet<BreakSwitch>): GeoFaults {
     swappedAxes: breaks.has('geo-swapped-axes'),
     bboxCrsIgnored: breaks.has('geo-bbox-crs-ignored'),
     bboxIgnored: breaks.has('geo-bbox-ignored'),
+    bboxWithin: breaks.has('geo-bbox-within'),
     itemsAsJson: breaks.has('geo-items-as-json'),
     contentCrsIgnored: breaks.has('geo-content-crs-ignored'),
   };

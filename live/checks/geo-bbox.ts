@@ -1,37 +1,84 @@
+import { asObject, isObject, type JsonObject } from '../../lib/json.js';
 import type { CheckContext, LiveCheck } from '../context.js';
 import { describeAnswer, evidenceOf, type CheckResult, type Evidence } from '../report.js';
-import { CRS84, envelopeIn, envelopeToCrs84, isTransformable, sameCrs, type Envelope } from '../geo/crs.js';
-import { geoTarget, getGeometry, type GeoSample, type GeoTarget } from '../geo/discover.js';
-import { identityOf, itemsOf } from '../geo/geojson.js';
+import { boxAround, CRS84, envelopeIn, envelopeOf, envelopesIntersect, envelopeToCrs84, grownBy, isDefaultCrs, isTransformable, sizeMetres, toCrs84, type Envelope, type Position } from '../geo/crs.js';
+import { geoTarget, getGeometry, sameOriginHref, type GeoSample, type GeoTarget } from '../geo/discover.js';
+import { geometryOf, identityOf, itemsOf, positionsOf } from '../geo/geojson.js';
 import { notGeospatial } from './geo-crs-list.js';
 import { noSample, shortCrs, UNSUPPORTED_CRS } from './geo-crs-negotiation.js';
 
-/** About 30 m around the sample, in degrees: the sample is inside, far neighbours are not. */
-const MARGIN_DEGREES = 0.0003;
+/**
+ * How far the box around the sample reaches beyond it. Wide on purpose: these checks judge that
+ * bbox and bbox-crs are applied, in the right CRS and axis order (faults that miss by kilometres);
+ * how accurately a server transforms is /geo/crs-query-parameter's to judge (5 m). A server with
+ * a datum error (about 120 m in the Netherlands) fails that check, not these as well.
+ */
+export const AROUND_METRES = 150;
+/** A feature the box in another CRS selects may lie this far outside the same box in CRS84, for the same reason. */
+export const SLACK_METRES = 150;
 /** A bbox in the Southern Ocean, away from the features of any Dutch API. */
 const AWAY: Envelope = [-150.001, -45.001, -150, -45];
 const MAX_CRSS = 4;
-
-function padded(envelope: Envelope): Envelope {
-  return [envelope[0] - MARGIN_DEGREES, envelope[1] - MARGIN_DEGREES, envelope[2] + MARGIN_DEGREES, envelope[3] + MARGIN_DEGREES];
-}
+/** Pages of a selection followed by their `next` link; beyond them a missing sample is not judged. */
+const MAX_PAGES = 5;
+/** A sample this large (in both directions) is tested with a box over part of it: intersects, not within. */
+const PARTIAL_MIN_METRES = 20;
 
 function bboxValue(envelope: Envelope): string {
   return envelope.map((value) => String(Number(value.toFixed(8)))).join(',');
 }
 
-/** The identities a bbox selects, or why it could not be read. */
-async function select(context: CheckContext, target: GeoTarget, sample: GeoSample, query: Record<string, string>): Promise<{ ids?: Set<string>; problem?: string; evidence: Evidence }> {
-  const { exchange, body } = await getGeometry(context, target.style, sample.collection.itemsUrl, 'items', { ...(target.style === 'ogc' ? { limit: '100' } : {}), ...query });
-  const evidence = evidenceOf(exchange, ['Content-Type', 'Content-Crs']);
+interface Selection {
+  items: JsonObject[];
+  ids: Set<string>;
+  /** Every page was read: a feature not among the items is not selected. */
+  complete: boolean;
+  problem?: string;
+  evidence: Evidence;
+}
+
+/** What a bbox query selects, following `next` links (on the API's origin) for up to MAX_PAGES pages. */
+async function select(context: CheckContext, target: GeoTarget, sample: GeoSample, query: Record<string, string>): Promise<Selection> {
+  const first = await getGeometry(context, target.style, sample.collection.itemsUrl, 'items', { ...(target.style === 'ogc' ? { limit: '100' } : {}), ...query });
+  const evidence = evidenceOf(first.exchange, ['Content-Type', 'Content-Crs']);
   const asked = Object.entries(query).map(([name, value]) => `${name}=${value}`).join('&');
-  if (exchange.status !== 200) return { problem: `${asked}: ${describeAnswer(exchange)}, expected 200`, evidence };
-  return { ids: new Set(itemsOf(body).map(identityOf)), evidence };
+  if (first.exchange.status !== 200) return { items: [], ids: new Set(), complete: true, problem: `${asked}: ${describeAnswer(first.exchange)}, expected 200`, evidence };
+  const items = itemsOf(first.body);
+  let next = nextPage(context, first.body, first.exchange.url);
+  for (let page = 1; page < MAX_PAGES && next !== undefined; page += 1) {
+    const following = await getGeometry(context, target.style, next, 'items');
+    if (following.exchange.status !== 200) break;
+    items.push(...itemsOf(following.body));
+    next = nextPage(context, following.body, following.exchange.url);
+  }
+  return { items, ids: new Set(items.map(identityOf)), complete: next === undefined, evidence };
+}
+
+/** The `next` link of a page: OGC `links` with rel next, or HAL `_links.next`; only on the API's origin. */
+function nextPage(context: CheckContext, body: unknown, url: string): string | undefined {
+  const page = asObject(body);
+  const ogc = Array.isArray(page.links) ? page.links.find((link) => isObject(link) && link.rel === 'next') : undefined;
+  const href = isObject(ogc) ? ogc.href : asObject(asObject(page._links).next).href;
+  return sameOriginHref(context, href, url);
+}
+
+/** Where the selection misses a feature: a failure when every page was read, else not judged. */
+function missing(selection: Selection, identity: string, failure: string, unjudged: string[], problems: string[]): void {
+  if (selection.ids.has(identity)) return;
+  if (selection.complete) problems.push(failure);
+  else unjudged.push(`${identity} is not among the first ${selection.items.length} features of ${MAX_PAGES} pages; the rest was not read`);
+}
+
+function outcome(code: string, summary: string, problems: string[], unjudged: string[], evidence: Evidence[], failSummary: string): CheckResult {
+  if (problems.length > 0) return { code, verdict: 'fail', summary: failSummary, details: [...problems, ...unjudged], evidence };
+  if (unjudged.length > 0) return { code, verdict: 'error', summary: 'not judged: a selection was longer than adr-check reads', details: unjudged, evidence };
+  return { code, verdict: 'pass', summary, details: [], evidence: [] };
 }
 
 /**
- * /geo/bbox-query-parameter: a bbox (CRS84) around a known feature selects it; a bbox away
- * from all features selects none.
+ * /geo/bbox-query-parameter: a bbox (CRS84) around a known feature selects it; one over part of
+ * a polygon selects it too (the default operator is intersects); a bbox away from all features
+ * selects none.
  */
 export const geoBboxQueryParameter: LiveCheck = {
   code: '/geo/bbox-query-parameter',
@@ -40,23 +87,44 @@ export const geoBboxQueryParameter: LiveCheck = {
     if (target === undefined) return notGeospatial(this.code);
     const sample = target.samples[0];
     if (sample === undefined) return noSample(this.code, target);
-    const around = await select(context, target, sample, { bbox: bboxValue(padded(sample.envelope)) });
+    const box = grownBy(sample.envelope, AROUND_METRES);
+    const around = await select(context, target, sample, { bbox: bboxValue(box) });
     const away = await select(context, target, sample, { bbox: bboxValue(AWAY) });
     const problems: string[] = [];
+    const unjudged: string[] = [];
     if (around.problem !== undefined) problems.push(around.problem);
-    else if (!around.ids?.has(sample.identity)) problems.push(`bbox=${bboxValue(padded(sample.envelope))} around ${sample.identity} does not select it`);
+    else missing(around, sample.identity, `bbox=${bboxValue(box)} around ${sample.identity} does not select it`, unjudged, problems);
     if (away.problem !== undefined) problems.push(away.problem);
-    else if ((away.ids?.size ?? 0) > 0) problems.push(`bbox=${bboxValue(AWAY)}, away from every feature, selects ${away.ids?.size} (${[...(away.ids ?? [])].slice(0, 3).join(', ')}): the bbox is not applied`);
-    if (problems.length > 0) return { code: this.code, verdict: 'fail', summary: '`bbox` does not select as the geospatial module requires', details: problems, evidence: [around.evidence, away.evidence] };
-    return { code: this.code, verdict: 'pass', summary: `a bbox around ${sample.identity} selects it (${around.ids?.size} in all); a bbox away from all features selects none`, details: [], evidence: [] };
+    else if (away.ids.size > 0) problems.push(`bbox=${bboxValue(AWAY)}, away from every feature, selects ${away.ids.size} (${[...away.ids].slice(0, 3).join(', ')}): the bbox is not applied`);
+    const partial = await partlyCovered(context, target, problems, unjudged);
+    const summary = `a bbox around ${sample.identity} selects it (${around.ids.size} in all)${partial === undefined ? '' : `, one over part of ${partial} selects it`}; a bbox away from all features selects none`;
+    return outcome(this.code, summary, problems, unjudged, [around.evidence, away.evidence], '`bbox` does not select as the geospatial module requires');
   },
 };
 
 /**
- * /geo/bbox-crs-query-parameter: the bbox around the known feature, given again in each
- * advertised CRS with `bbox-crs`, selects what CRS84 selects. A transformed box is a little
- * larger (its corners' envelope), so the check is A ⊆ B ⊆ C: A the CRS84 box, B the box in the
- * other CRS, C the CRS84 envelope of B. An unsupported `bbox-crs` gives 400.
+ * A box around the first vertex of a sample with extent, reaching a quarter of the sample's size:
+ * it intersects the sample without containing it. Returns the sample's identity when tested.
+ */
+async function partlyCovered(context: CheckContext, target: GeoTarget, problems: string[], unjudged: string[]): Promise<string | undefined> {
+  const sample = target.samples.find((candidate) => Math.min(...sizeMetres(candidate.envelope)) >= PARTIAL_MIN_METRES);
+  const vertex = sample?.positions[0];
+  if (sample === undefined || vertex === undefined) return undefined;
+  const reach = Math.round(Math.min(...sizeMetres(sample.envelope)) / 4);
+  const box = boxAround(vertex, reach);
+  const selection = await select(context, target, sample, { bbox: bboxValue(box) });
+  if (selection.problem !== undefined) problems.push(selection.problem);
+  else missing(selection, sample.identity, `bbox=${bboxValue(box)}, ${reach} m around a vertex of ${sample.identity}, covers part of it but does not select it: a bbox selects what it intersects, not only what lies within it`, unjudged, problems);
+  return sample.identity;
+}
+
+/**
+ * /geo/bbox-crs-query-parameter: the box around the sample, given in each advertised CRS with
+ * `bbox-crs` (the envelope of its corners, in that CRS's axis order), selects the sample and
+ * nothing that lies more than SLACK_METRES outside the same box in CRS84: judged from the
+ * selected features' own geometry, and only where the same area asked in CRS84 does not select
+ * them as well, so that a fault of plain `bbox` does not count twice. An unsupported `bbox-crs`
+ * gives 400.
  */
 export const geoBboxCrsQueryParameter: LiveCheck = {
   code: '/geo/bbox-crs-query-parameter',
@@ -65,35 +133,47 @@ export const geoBboxCrsQueryParameter: LiveCheck = {
     if (target === undefined) return notGeospatial(this.code);
     const sample = target.samples[0];
     if (sample === undefined) return noSample(this.code, target);
-    const box = padded(sample.envelope);
-    const inCrs84 = await select(context, target, sample, { bbox: bboxValue(box) });
-    const problems: string[] = inCrs84.problem === undefined ? [] : [inCrs84.problem];
+    const box = grownBy(sample.envelope, AROUND_METRES);
+    const problems: string[] = [];
+    const unjudged: string[] = [];
     const notes: string[] = [];
     const evidence: Evidence[] = [];
     const compared: string[] = [];
-    for (const crs of sample.collection.crs.filter((uri) => !sameCrs(uri, CRS84)).slice(0, MAX_CRSS)) {
+    for (const crs of sample.collection.crs.filter((uri) => !isDefaultCrs(uri)).slice(0, MAX_CRSS)) {
       const other = isTransformable(crs) ? envelopeIn(crs, box) : undefined;
       const back = other === undefined ? undefined : envelopeToCrs84(crs, other);
       if (other === undefined || back === undefined) { notes.push(`${crs}: no transformation known to adr-check, not compared`); continue; }
-      const inOther = await select(context, target, sample, { bbox: bboxValue(other), 'bbox-crs': crs });
-      const enclosing = await select(context, target, sample, { bbox: bboxValue(back) });
-      const problem = inOther.problem ?? enclosing.problem ?? subsetProblem(crs, other, inCrs84.ids, inOther.ids, enclosing.ids);
-      if (problem === undefined) compared.push(crs);
-      else { problems.push(problem); evidence.push(inOther.evidence); }
+      const asked = `bbox=${bboxValue(other)}&bbox-crs=${crs}`;
+      const selection = await select(context, target, sample, { bbox: bboxValue(other), 'bbox-crs': crs });
+      const before = problems.length + unjudged.length;
+      if (selection.problem !== undefined) problems.push(selection.problem);
+      else {
+        missing(selection, sample.identity, `${asked}, around ${sample.identity}, misses it: bbox-crs is not applied as ${shortCrs(crs)} in its axis order`, unjudged, problems);
+        const area = grownBy(back, SLACK_METRES);
+        let outside = farOutside(selection.items, area);
+        // What the API selects for the same area in CRS84 is its bbox's doing, not bbox-crs's (a server that ignores bbox fails /geo/bbox-query-parameter).
+        if (outside.length > 0) {
+          const inCrs84 = await select(context, target, sample, { bbox: bboxValue(area) });
+          outside = outside.filter((identity) => !inCrs84.ids.has(identity));
+        }
+        if (outside.length > 0) problems.push(`${asked} selects ${outside.slice(0, 3).join(', ')}, more than ${SLACK_METRES} m outside the same box in CRS84: bbox-crs is not applied`);
+      }
+      if (problems.length + unjudged.length === before) compared.push(crs);
+      else evidence.push(selection.evidence);
     }
     const unsupported = await select(context, target, sample, { bbox: bboxValue(box), 'bbox-crs': UNSUPPORTED_CRS });
     const status = unsupported.evidence.status;
     if (status !== 400) { problems.push(`an unsupported bbox-crs (${UNSUPPORTED_CRS}) gives ${status ?? unsupported.evidence.error ?? 'no answer'}, expected 400`); evidence.push(unsupported.evidence); }
-    if (problems.length > 0) return { code: this.code, verdict: 'fail', summary: '`bbox-crs` is not honoured as the geospatial module requires', details: [...problems, ...notes], evidence };
-    const what = compared.length === 0 ? 'no other CRS advertised to compare' : `the bbox in ${compared.map(shortCrs).join(', ')} selects what it selects in CRS84`;
-    return { code: this.code, verdict: 'pass', summary: `${what}; an unsupported bbox-crs gives 400`, details: notes, evidence: [] };
+    const what = compared.length === 0 ? 'no other CRS advertised to compare' : `the bbox in ${compared.map(shortCrs).join(', ')} selects ${sample.identity} and nothing far outside the same box in CRS84`;
+    const result = outcome(this.code, `${what}; an unsupported bbox-crs gives 400`, problems, unjudged, evidence, '`bbox-crs` is not honoured as the geospatial module requires');
+    return { ...result, details: [...result.details, ...notes] };
   },
 };
 
-function subsetProblem(crs: string, box: Envelope, inCrs84: Set<string> | undefined, inOther: Set<string> | undefined, enclosing: Set<string> | undefined): string | undefined {
-  const missing = [...(inCrs84 ?? [])].filter((id) => !inOther?.has(id));
-  if (missing.length > 0) return `bbox=${bboxValue(box)}&bbox-crs=${crs} misses ${missing.slice(0, 3).join(', ')}, which the same box in CRS84 selects: bbox-crs is not applied`;
-  const extra = [...(inOther ?? [])].filter((id) => !enclosing?.has(id));
-  if (extra.length > 0) return `bbox=${bboxValue(box)}&bbox-crs=${crs} selects ${extra.slice(0, 3).join(', ')}, outside the same box in CRS84: bbox-crs is not applied`;
-  return undefined;
+/** The identities of selected features whose geometry (CRS84, as served without `crs`) lies wholly outside `area`. */
+function farOutside(items: JsonObject[], area: Envelope): string[] {
+  return items.flatMap((item) => {
+    const positions = positionsOf(geometryOf(item)).map((position) => toCrs84(CRS84, position) as Position);
+    return positions.length > 0 && !envelopesIntersect(envelopeOf(positions), area) ? [identityOf(item)] : [];
+  });
 }

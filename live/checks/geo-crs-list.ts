@@ -16,7 +16,7 @@ export const geoCrsList: LiveCheck = {
     if (target === undefined) return notGeospatial(this.code);
     const where = target.style === 'ogc' ? 'GET /collections' : 'GET /crss';
     if (target.list.status === undefined) return noAnswerResult(this.code, [`${where}: no answer (${target.list.error ?? 'unknown'})`], [evidenceOf(target.list)]);
-    if (target.globalCrs.length === 0 && target.collections.length === 0) {
+    if (target.list.status !== 200 || (target.globalCrs.length === 0 && target.collections.length === 0)) {
       return { code: this.code, verdict: 'fail', summary: `${where} gives no CRS list`, details: [`${where} answered ${describeAnswer(target.list)}, expected 200 with ${target.style === 'ogc' ? 'a collections object (collections, crs)' : 'an object with a crs array'}`], evidence: [evidenceOf(target.list, ['Content-Type'], undefined, true)] };
     }
     const lists = target.style === 'ogc' ? target.collections.map((collection) => ({ name: `collection ${collection.id}`, crs: collection.crs, storage: collection.storageCrs })) : [{ name: 'the list', crs: target.globalCrs, storage: undefined }];

@@ -34,7 +34,10 @@ export const geoCrsQueryParameter: LiveCheck = {
     const notes: string[] = [];
     const evidence: Evidence[] = [];
     const compared: string[] = [];
-    for (const crs of sample.collection.crs.filter((uri) => !sameCrs(uri, CRS84)).slice(0, MAX_CRSS)) {
+    // CRS84 is asked for by name too, where it is listed: a server may serve it only as the default.
+    const listed = sample.collection.crs;
+    const asked = [...(listed.some((uri) => sameCrs(uri, CRS84)) ? [CRS84] : []), ...listed.filter((uri) => !isDefaultCrs(uri)).slice(0, MAX_CRSS)];
+    for (const crs of asked) {
       if (!isTransformable(crs)) { notes.push(`${crs}: no transformation known to adr-check, not compared`); continue; }
       const { exchange, body } = await getGeometry(context, target.style, sample.url, sample.url === sample.collection.itemsUrl ? 'items' : 'feature', { crs });
       const problem = exchange.status === 200 ? comparison(sample, crs, body) : `crs=${crs}: ${describeAnswer(exchange)}, expected 200`;
@@ -45,7 +48,7 @@ export const geoCrsQueryParameter: LiveCheck = {
     if (unsupported.status === undefined) return noAnswerResult(this.code, [`GET with an unsupported crs: no answer (${unsupported.error ?? 'unknown'})`]);
     if (unsupported.status !== 400) { problems.push(`an unsupported crs (${UNSUPPORTED_CRS}) gives ${describeAnswer(unsupported)}, expected 400`); evidence.push(evidenceOf(unsupported, ['Content-Type', 'Content-Crs'])); }
     if (problems.length > 0) return { code: this.code, verdict: 'fail', summary: '`crs` is not honoured as the geospatial module requires', details: [...problems, ...notes], evidence };
-    const what = compared.length === 0 ? 'no other CRS advertised to compare' : `${sample.identity} in ${compared.map(shortCrs).join(', ')} agrees with CRS84 within ${TOLERANCE_METRES} m`;
+    const what = compared.length === 0 ? 'no CRS advertised to ask for' : `${sample.identity} asked in ${listing(compared.map(shortCrs))} lies within ${TOLERANCE_METRES} m of where the answer without crs puts it`;
     return { code: this.code, verdict: 'pass', summary: `${what}; an unsupported crs gives 400`, details: notes, evidence: [] };
   },
 };
@@ -77,6 +80,11 @@ function sameAsCrs84(positions: Position[], crs84: Position[]): boolean {
 export function formatDistance(metres: number): string {
   if (!Number.isFinite(metres)) return 'outside the CRS';
   return metres >= 10_000 ? `${Math.round(metres / 1000).toLocaleString('en')} km` : `${Math.round(metres).toLocaleString('en')} m`;
+}
+
+/** `a`, `a and b`, `a, b and c`. */
+function listing(names: string[]): string {
+  return names.length <= 1 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
 }
 
 export function shortCrs(uri: string): string {

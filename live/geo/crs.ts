@@ -102,3 +102,28 @@ export function envelopeOf(positions: Position[]): Envelope {
   const ys = positions.map((position) => position[1]);
   return [Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)];
 }
+
+const METRES_PER_DEGREE = 111_320;
+
+/** A CRS84 envelope grown (or, negative, shrunk) by about `metres` on every side, at its own latitude. */
+export function grownBy(envelope: Envelope, metres: number): Envelope {
+  const latitude = (envelope[1] + envelope[3]) / 2;
+  const dLat = metres / METRES_PER_DEGREE;
+  const dLon = metres / (METRES_PER_DEGREE * Math.max(0.01, Math.cos((latitude * Math.PI) / 180)));
+  return [envelope[0] - dLon, envelope[1] - dLat, envelope[2] + dLon, envelope[3] + dLat];
+}
+
+/** A CRS84 box of about `metres` on every side of a position. */
+export function boxAround(position: Position, metres: number): Envelope {
+  return grownBy([position[0], position[1], position[0], position[1]], metres);
+}
+
+/** Width and height of a CRS84 envelope, in metres. */
+export function sizeMetres(envelope: Envelope): [number, number] {
+  const middle = (envelope[1] + envelope[3]) / 2;
+  return [distanceMetres([envelope[0], middle], [envelope[2], middle]), distanceMetres([envelope[0], envelope[1]], [envelope[0], envelope[3]])];
+}
+
+export function envelopesIntersect(a: Envelope, b: Envelope): boolean {
+  return a[0] <= b[2] && b[0] <= a[2] && a[1] <= b[3] && b[1] <= a[3];
+}

@@ -68,9 +68,11 @@ async function discover(context: CheckContext): Promise<GeoTarget | undefined> {
     return { style: 'plain', list: crss, globalCrs, collections: found, samples: await samples(context, found, 'plain'), reason: 'GET /crss lists CRSs' };
   }
   if (!declared) return undefined;
-  // The description says geospatial, but neither list answered: the checks report what is missing.
+  // The description says geospatial, but neither list answered: /geo/crs-list reports what is
+  // missing; a plain API's collections are still found, so that the other checks judge what they can.
   const ogc = Object.keys(asObject(context.description?.paths)).some((path) => path === '/collections');
-  return { style: ogc ? 'ogc' : 'plain', list: ogc ? collections : crss, globalCrs: [], collections: [], samples: [], reason: 'the description carries geospatial data' };
+  const found = ogc ? [] : await plainCollections(context, []);
+  return { style: ogc ? 'ogc' : 'plain', list: ogc ? collections : crss, globalCrs: [], collections: found, samples: await samples(context, found, 'plain'), reason: 'the description carries geospatial data' };
 }
 
 function ogcCollections(context: CheckContext, body: JsonObject): GeoCollection[] {

@@ -12,16 +12,20 @@ import { startHostile, type HostileServer } from './hostile-servers.js';
  */
 
 export type GeoJsonFault = 'swap-axes' | 'ignore-crs' | 'no-content-crs' | 'ignore-bbox' | 'ignore-bbox-crs' | 'unsupported-crs-200' | 'geojson-media-type' | 'crs84-not-listed'
-  | 'ignore-content-crs' | 'no-content-crs-as-rd' | 'unsupported-content-crs-201' | 'location-of-existing';
+  | 'ignore-content-crs' | 'no-content-crs-as-rd' | 'unsupported-content-crs-201' | 'location-of-existing'
+  | 'crs84-by-name-400' | 'no-crss' | 'rd-without-datum-shift' | 'ignore-bbox-with-bbox-crs';
 
 const CRS84 = 'http://www.opengis.net/def/crs/OGC/1.3/CRS84';
 const RD = 'http://www.opengis.net/def/crs/EPSG/0/28992';
 const ETRS89 = 'http://www.opengis.net/def/crs/EPSG/0/4258';
+const RD_PROJECTION = '+proj=sterea +lat_0=52.15616055555555 +lon_0=5.38763888888889 +k=0.9999079 +x_0=155000 +y_0=463000 +ellps=bessel';
 const DEFINITIONS: Record<string, string> = {
   [CRS84]: 'EPSG:4326',
-  [RD]: '+proj=sterea +lat_0=52.15616055555555 +lon_0=5.38763888888889 +k=0.9999079 +x_0=155000 +y_0=463000 +ellps=bessel +towgs84=565.417,50.3319,465.552,-0.398957,0.343988,-1.8774,4.0725 +units=m +no_defs',
+  [RD]: `${RD_PROJECTION} +towgs84=565.417,50.3319,465.552,-0.398957,0.343988,-1.8774,4.0725 +units=m +no_defs`,
   [ETRS89]: '+proj=longlat +ellps=GRS80 +no_defs',
 };
+/** RD New without its datum shift: about 120 m off, the fault of a server that leaves out towgs84. */
+const RD_WITHOUT_DATUM_SHIFT = `${RD_PROJECTION} +units=m +no_defs`;
 
 interface Gebouw { identificatie: string; naam: string; rd: [number, number] }
 
@@ -33,10 +37,11 @@ const GEBOUWEN: Gebouw[] = [
   { identificatie: '0344100000045678', naam: 'Rietveld Schröderhuis', rd: [138_700, 455_500] },
 ];
 
-function transform(position: [number, number], from: string, to: string, swap: boolean): [number, number] {
+function transform(position: [number, number], from: string, to: string, swap: boolean, datumShift = true): [number, number] {
   const fromLatLon = from === ETRS89;
   const input: [number, number] = fromLatLon ? [position[1], position[0]] : position;
-  const [a, b] = proj4(DEFINITIONS[from] as string, DEFINITIONS[to] as string, input) as [number, number];
+  const definition = (uri: string) => (uri === RD && !datumShift ? RD_WITHOUT_DATUM_SHIFT : DEFINITIONS[uri] as string);
+  const [a, b] = proj4(definition(from), definition(to), input) as [number, number];
   const latLon = to === ETRS89 && !swap;
   return latLon ? [b, a] : [a, b];
 }
@@ -49,7 +54,11 @@ const DESCRIPTION = {
   paths: {
     '/crss': {},
     '/gebouwen': {
-      get: { responses: { 200: { description: 'ok' } } },
+      get: {
+        // bbox, bbox-crs and crs show a geospatial API (the static rules' detection) even where /crss does not answer.
+        parameters: ['bbox', 'bbox-crs', 'crs'].map((name) => ({ name, in: 'query', schema: { type: 'string' } })),
+        responses: { 200: { description: 'ok' } },
+      },
       post: {
         parameters: [{ name: 'Content-Crs', in: 'header', schema: { type: 'string' } }],
         requestBody: { content: { 'application/json': { schema: { type: 'object' } } } },
@@ -90,6 +99,7 @@ export interface GeoJsonServerOptions {
 
 export async function startGeoJsonServer(faults: GeoJsonFault[] = [], { readOnly = false, hal = false, threeD = false }: GeoJsonServerOptions = {}): Promise<HostileServer> {
   const has = (fault: GeoJsonFault) => faults.includes(fault);
+  const datumShift = !has('rd-without-datum-shift');
   const listed = [...(has('crs84-not-listed') ? [] : [CRS84]), ...(threeD ? [CRS84H] : []), RD, ETRS89];
   const headers = { 'api-version': '1.0.0', 'cache-control': 'no-store' };
   const gebouwen = [...GEBOUWEN];
@@ -108,7 +118,7 @@ export async function startGeoJsonServer(faults: GeoJsonFault[] = [], { readOnly
     // With ignore-crs the requested CRS is still named: the coordinates are what is wrong.
     const namedCrs = has('ignore-crs') ? requested : withHeight ? CRS84H : outputCrs;
     const resource = ({ identificatie, naam, rd }: Gebouw) => {
-      const position = transform(rd, RD, outputCrs, has('swap-axes')).map((value) => Number(value.toFixed(outputCrs === RD ? 3 : 8)));
+      const position = transform(rd, RD, outputCrs, has('swap-axes'), datumShift).map((value) => Number(value.toFixed(outputCrs === RD ? 3 : 8)));
       const geometrie = { type: 'Point', coordinates: withHeight ? [...position, 2.5] : position };
       return hal ? { code: identificatie, naam, geometrie } : { identificatie, naam, geometrie, _links: { self: { href: `/v1/gebouwen/${identificatie}` } } };
     };
@@ -117,8 +127,9 @@ export async function startGeoJsonServer(faults: GeoJsonFault[] = [], { readOnly
       : { gebouwen: selected.map(resource), _links: { self: { href: '/v1/gebouwen' } } });
     const declared = readOnly ? { ...DESCRIPTION, paths: { ...DESCRIPTION.paths, '/gebouwen': { get: DESCRIPTION.paths['/gebouwen'].get } } } : DESCRIPTION;
     if (url.pathname === '/v1/openapi.json') return send(200, hal ? singleFirst(declared) : declared);
-    if (url.pathname === '/v1/crss') return send(200, { crs: listed });
+    if (url.pathname === '/v1/crss') return has('no-crss') ? send(404, { status: 404, title: 'Niet gevonden' }) : send(200, { crs: listed });
     if (!SUPPORTED.includes(requested) && !has('unsupported-crs-200')) return send(400, { status: 400, title: 'Ongeldige crs' });
+    if (asked === CRS84 && has('crs84-by-name-400')) return send(400, { status: 400, title: 'Ongeldige crs' });
     const single = /^\/v1\/gebouwen\/([^/]+)$/.exec(url.pathname);
     if (single !== null) {
       const index = gebouwen.findIndex((gebouw) => gebouw.identificatie === single[1]);
@@ -149,7 +160,7 @@ export async function startGeoJsonServer(faults: GeoJsonFault[] = [], { readOnly
         // The fault: nothing is created, and Location names a gebouw that was there already.
         if (has('location-of-existing')) return send(201, resource(gebouwen[0] as Gebouw), CRS84, { location: `/v1/gebouwen/${gebouwen[0]?.identificatie ?? ''}` });
         created += 1;
-        const gebouw: Gebouw = { identificatie: `nieuw-${created}`, naam: body.naam ?? 'nieuw', rd: transform(position, crs, RD, false) };
+        const gebouw: Gebouw = { identificatie: `nieuw-${created}`, naam: body.naam ?? 'nieuw', rd: transform(position, crs, RD, false, datumShift) };
         gebouwen.push(gebouw);
         send(201, resource(gebouw), CRS84, { location: `/v1/gebouwen/${gebouw.identificatie}` });
       });
@@ -159,10 +170,10 @@ export async function startGeoJsonServer(faults: GeoJsonFault[] = [], { readOnly
     if (!SUPPORTED.includes(bboxCrs)) return send(400, { status: 400, title: 'Ongeldige bbox-crs' });
     const bbox = url.searchParams.get('bbox')?.split(',').map(Number);
     const selected = gebouwen.filter(({ rd }) => {
-      if (bbox === undefined || bbox.length !== 4 || has('ignore-bbox')) return true;
+      if (bbox === undefined || bbox.length !== 4 || has('ignore-bbox') || (has('ignore-bbox-with-bbox-crs') && url.searchParams.has('bbox-crs'))) return true;
       const [minA, minB, maxA, maxB] = bbox as [number, number, number, number];
       const from = has('ignore-bbox-crs') ? CRS84 : bboxCrs;
-      const corners = [[minA, minB], [maxA, maxB], [minA, maxB], [maxA, minB]].map((corner) => transform(corner as [number, number], from, RD, false));
+      const corners = [[minA, minB], [maxA, maxB], [minA, maxB], [maxA, minB]].map((corner) => transform(corner as [number, number], from, RD, false, datumShift));
       const xs = corners.map((corner) => corner[0]);
       const ys = corners.map((corner) => corner[1]);
       return rd[0] >= Math.min(...xs) && rd[0] <= Math.max(...xs) && rd[1] >= Math.min(...ys) && rd[1] <= Math.max(...ys);
