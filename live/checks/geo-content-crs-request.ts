@@ -117,6 +117,8 @@ function writingCrs(collection: GeoCollection): string | undefined {
 class FeatureWriter {
   private readonly problems: string[] = [];
   private readonly notes: string[] = [];
+  /** What could not be observed: with no problem found, the verdict is `error`, not `pass`. */
+  private readonly unjudged: string[] = [];
   private readonly evidence: Evidence[] = [];
   private readonly created: string[] = [];
 
@@ -133,13 +135,17 @@ class FeatureWriter {
     const unanswered = [inCrs84, inOther].find((attempt) => attempt !== undefined && attempt.exchange.status === undefined);
     if (unanswered !== undefined) return this.finish(code, { verdict: 'error', summary: `not judged: POST ${this.write.path} got no answer (${unanswered.exchange.error ?? 'unknown'})` });
     const credentialsRefused = [inCrs84, inOther].find((attempt) => attempt !== undefined && (attempt.exchange.status === 401 || attempt.exchange.status === 403));
-    if (credentialsRefused !== undefined) return this.finish(code, { verdict: 'error', summary: `not judged: POST ${this.write.path} answered ${describeAnswer(credentialsRefused.exchange)} to the credentials given` });
+    if (credentialsRefused !== undefined) {
+      const given = this.context.hasCredentials ? 'to the credentials given' : 'without credentials (the description declares none needed; give --header "Authorization: ..." to test it)';
+      return this.finish(code, { verdict: 'error', summary: `not judged: POST ${this.write.path} answered ${describeAnswer(credentialsRefused.exchange)} ${given}` });
+    }
     if (refusedBoth) return this.finish(code, { verdict: 'error', summary: `not judged: the API created no copy of ${this.sample.identity} (POST ${this.write.path} answered ${describeAnswer(inCrs84.exchange)}), so Content-Crs could not be tested` });
     await this.readBack(inCrs84, CRS84, 'in CRS84 without Content-Crs');
     if (crs !== undefined && inOther !== undefined) await this.readBack(inOther, crs, `in ${shortCrs(crs)} with Content-Crs: <${crs}>`);
     await this.unsupported();
     await this.cleanUp();
     if (this.problems.length > 0) return this.finish(code, { verdict: 'fail', summary: 'Content-Crs of a request body is not honoured as the geospatial module requires' });
+    if (this.unjudged.length > 0) return this.finish(code, { verdict: 'error', summary: `not judged: ${this.unjudged.join('; ')}` });
     const written = crs === undefined ? 'in CRS84 without Content-Crs' : `in ${shortCrs(crs)} with Content-Crs and in CRS84 without it`;
     return this.finish(code, { verdict: 'pass', summary: `copies of ${this.sample.identity} POSTed ${written} read back within ${TOLERANCE_METRES} m of it; an unsupported Content-Crs gives 400` }, false);
   }
@@ -191,6 +197,10 @@ class FeatureWriter {
       return;
     }
     const { exchange: read, body } = await getGeometry(this.context, this.target.style, attempt.location, this.target.style === 'ogc' ? 'feature' : 'plain');
+    if (read.status === undefined) {
+      this.unjudged.push(`GET ${new URL(attempt.location).pathname} of the copy ${how} got no answer (${read.error ?? 'unknown'})`);
+      return;
+    }
     if (read.status !== 200) {
       this.problems.push(`a copy of ${this.sample.identity} ${how}: created, but GET ${new URL(attempt.location).pathname} answered ${describeAnswer(read)}, expected 200`);
       this.evidence.push(evidenceOf(read, ['Content-Type']));
@@ -209,7 +219,7 @@ class FeatureWriter {
     const attempt = await this.create(CRS84, `<${UNSUPPORTED_CRS}>`, false);
     if (attempt === undefined) return;
     if (attempt.exchange.status === undefined) {
-      this.notes.push(`POST with an unsupported Content-Crs: no answer (${attempt.exchange.error ?? 'unknown'})`);
+      this.unjudged.push(`POST with an unsupported Content-Crs got no answer (${attempt.exchange.error ?? 'unknown'})`);
       return;
     }
     if (attempt.exchange.status === 400) return;

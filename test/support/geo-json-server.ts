@@ -13,7 +13,7 @@ import { startHostile, type HostileServer } from './hostile-servers.js';
 
 export type GeoJsonFault = 'swap-axes' | 'ignore-crs' | 'no-content-crs' | 'ignore-bbox' | 'ignore-bbox-crs' | 'unsupported-crs-200' | 'geojson-media-type' | 'crs84-not-listed'
   | 'ignore-content-crs' | 'no-content-crs-as-rd' | 'unsupported-content-crs-201' | 'location-of-existing'
-  | 'crs84-by-name-400' | 'no-crss' | 'rd-without-datum-shift' | 'ignore-bbox-with-bbox-crs';
+  | 'crs84-by-name-400' | 'no-crss' | 'rd-without-datum-shift' | 'ignore-bbox-with-bbox-crs' | 'unsupported-content-crs-no-answer';
 
 const CRS84 = 'http://www.opengis.net/def/crs/OGC/1.3/CRS84';
 const RD = 'http://www.opengis.net/def/crs/EPSG/0/28992';
@@ -147,6 +147,7 @@ export async function startGeoJsonServer(faults: GeoJsonFault[] = [], { readOnly
       request.on('data', (chunk: Buffer) => chunks.push(chunk));
       request.on('end', () => {
         const header = request.headers['content-crs'];
+        if (has('unsupported-content-crs-no-answer') && typeof header === 'string' && header.includes('/EPSG/0/0')) return request.socket.destroy();
         const crs = bodyCrs(typeof header === 'string' ? header : undefined, new Set(faults));
         if (crs === undefined) return send(400, { status: 400, title: 'Ongeldige Content-Crs' });
         let body: { naam?: string; geometrie?: { coordinates?: [number, number] } };
