@@ -74,7 +74,7 @@ test('where the description declares no POST of features, --unsafe POSTs none', 
 }, 60000);
 
 /** Each fault that gives a verdict, and the check that must be the only one to fail; a fault that leaves nothing to observe has its own test. */
-const CAUGHT_BY: Record<Exclude<GeoJsonFault, 'unsupported-content-crs-no-answer'>, [string, RegExp]> = {
+const CAUGHT_BY: Record<Exclude<GeoJsonFault, 'unsupported-content-crs-no-answer' | 'huge-sample'>, [string, RegExp]> = {
   'swap-axes': ['/geo/crs-query-parameter', /crs=http:\/\/www\.opengis\.net\/def\/crs\/EPSG\/0\/4258: 0344100000012345 lies [\d,]+ km from where CRS84 puts it \(tolerance 5 m\): its axes are swapped/],
   'ignore-crs': ['/geo/crs-query-parameter', /crs=http:\/\/www\.opengis\.net\/def\/crs\/EPSG\/0\/28992: 0344100000012345 lies .+: the coordinates are CRS84, the crs was ignored/],
   'unsupported-crs-200': ['/geo/crs-query-parameter', /^an unsupported crs \(http:\/\/www\.opengis\.net\/def\/crs\/EPSG\/0\/0\) gives 200, expected 400$/],
@@ -97,6 +97,14 @@ test('no answer to the POST with an unsupported Content-Crs: not judged, not pas
   const { verdicts, report } = await geoVerdicts(['unsupported-content-crs-no-answer']);
   expect(verdicts['/geo/content-crs-request-header']).toBe('error');
   expect(report.results.find((result) => result.code === '/geo/content-crs-request-header')?.summary).toMatch(/^not judged: POST with an unsupported Content-Crs got no answer \(.+\)$/);
+}, 60000);
+
+test('a list far over the 8 KB excerpt is still found as the collection; a sample of over a megabyte is not copied', async () => {
+  const { verdicts, report, writes } = await geoVerdicts(['huge-sample']);
+  // Discovery once read the list from an 8 KB excerpt and missed it: the single resource became the collection.
+  expect(Object.entries(verdicts).filter(([, verdict]) => verdict !== 'pass')).toEqual([['/geo/content-crs-request-header', 'skip']]);
+  expect(report.results.find((result) => result.code === '/geo/content-crs-request-header')?.summary).toBe('nothing to copy: 0344100000012345 is 1,100,172 bytes of JSON; adr-check POSTs copies of at most 1,000,000');
+  expect(writes).toEqual([]);
 }, 60000);
 
 test('a Location that names an existing resource is neither trusted nor deleted', async () => {

@@ -114,6 +114,9 @@ function writingCrs(collection: GeoCollection): string | undefined {
   return notStorage.find(isLatitudeFirst) ?? notStorage[0] ?? candidates[0];
 }
 
+/** A copy is made of what the server sent: it does not get to make adr-check send megabytes three times. */
+const MAX_COPY_BYTES = 1_000_000;
+
 class FeatureWriter {
   private readonly problems: string[] = [];
   private readonly notes: string[] = [];
@@ -125,6 +128,8 @@ class FeatureWriter {
   constructor(private readonly context: CheckContext, private readonly target: GeoTarget, private readonly write: WriteTarget, private readonly sample: GeoSample) {}
 
   async judge(code: string): Promise<CheckResult> {
+    const size = Buffer.byteLength(JSON.stringify(this.sample.item));
+    if (size > MAX_COPY_BYTES) return this.finish(code, { verdict: 'skip', summary: `nothing to copy: ${this.sample.identity} is ${size.toLocaleString('en')} bytes of JSON; adr-check POSTs copies of at most ${MAX_COPY_BYTES.toLocaleString('en')}` });
     const crs = writingCrs(this.write.collection);
     const inCrs84 = await this.create(CRS84, undefined);
     if (inCrs84 === undefined) return this.finish(code, { verdict: 'skip', summary: `nothing to copy: the geometry of ${this.sample.identity} could not be transformed` });

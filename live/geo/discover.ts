@@ -110,7 +110,8 @@ async function plainCollections(context: CheckContext, globalCrs: string[]): Pro
   const single: GeoCollection[] = [];
   for (const path of context.getPaths) {
     if (path === '' || path.startsWith('/openapi.') || path === '/crss' || lists.length >= SAMPLED_COLLECTIONS) continue;
-    const answer = await context.get(path);
+    // The whole body (up to --max-body): a list of resources is seldom within the excerpt a shared GET keeps.
+    const answer = await context.send({ method: 'GET', url: `${context.baseUrl}${path}`, headers: { accept: 'application/json' }, keepBody: true });
     const body = answer.status === 200 ? parseJson(answer.body) : undefined;
     const collection = { id: path, crs: globalCrs, itemsUrl: `${context.baseUrl}${path}` };
     if (itemsOf(body).some((item) => geometryOf(item) !== undefined)) lists.push(collection);

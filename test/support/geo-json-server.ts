@@ -13,7 +13,8 @@ import { startHostile, type HostileServer } from './hostile-servers.js';
 
 export type GeoJsonFault = 'swap-axes' | 'ignore-crs' | 'no-content-crs' | 'ignore-bbox' | 'ignore-bbox-crs' | 'unsupported-crs-200' | 'geojson-media-type' | 'crs84-not-listed'
   | 'ignore-content-crs' | 'no-content-crs-as-rd' | 'unsupported-content-crs-201' | 'location-of-existing'
-  | 'crs84-by-name-400' | 'no-crss' | 'rd-without-datum-shift' | 'ignore-bbox-with-bbox-crs' | 'unsupported-content-crs-no-answer';
+  | 'crs84-by-name-400' | 'no-crss' | 'rd-without-datum-shift' | 'ignore-bbox-with-bbox-crs' | 'unsupported-content-crs-no-answer'
+  | 'huge-sample';
 
 const CRS84 = 'http://www.opengis.net/def/crs/OGC/1.3/CRS84';
 const RD = 'http://www.opengis.net/def/crs/EPSG/0/28992';
@@ -102,7 +103,8 @@ export async function startGeoJsonServer(faults: GeoJsonFault[] = [], { readOnly
   const datumShift = !has('rd-without-datum-shift');
   const listed = [...(has('crs84-not-listed') ? [] : [CRS84]), ...(threeD ? [CRS84H] : []), RD, ETRS89];
   const headers = { 'api-version': '1.0.0', 'cache-control': 'no-store' };
-  const gebouwen = [...GEBOUWEN];
+  // The fault: the first gebouw carries over a megabyte in its name.
+  const gebouwen = has('huge-sample') ? GEBOUWEN.map((gebouw, index) => (index === 0 ? { ...gebouw, naam: 'x'.repeat(1_100_000) } : gebouw)) : [...GEBOUWEN];
   let created = 0;
   return startHostile((request, response) => {
     const url = new URL(request.url ?? '/', 'http://localhost');
