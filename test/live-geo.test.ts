@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { main } from '../live/main.js';
 import type { Report } from '../live/report.js';
 import { startGeoJsonServer, type GeoJsonFault, type GeoJsonServerOptions } from './support/geo-json-server.js';
+import { startOgcFeaturesServer } from './support/ogc-features-server.js';
 
 /** The live geospatial checks against a plain-JSON geospatial API (test support), with and without each fault. */
 const GEO_CODES = ['/geo/crs-list', '/geo/crs-query-parameter', '/geo/bbox-query-parameter', '/geo/bbox-crs-query-parameter', '/geo/content-crs-request-header', '/geo/geojson-response', '/geo/content-crs-response-header'];
@@ -120,4 +121,19 @@ test.each(Object.entries(CAUGHT_BY))('fault %s is caught by exactly %s', async (
   const result = report.results.find((entry) => entry.code === code);
   expect(result?.details).toContainEqual(expect.stringMatching(detail));
   expect(existsSync(result?.docs ?? 'no docs')).toBe(true);
+}, 60000);
+
+test('an OGC API stored in CRS84 whose /collections is far over the 8 KB excerpt: every geospatial check that applies passes', async () => {
+  // Discovery once read /collections from the excerpt a shared GET keeps, failed to parse it and found no collections.
+  const server = await startOgcFeaturesServer();
+  try {
+    const output = join(folder, 'ogc-crs84.json');
+    await main([server.baseUrl, '--format', 'json', '--output', output, '--timeout', '2000', '--deadline', '20'], {});
+    const report = JSON.parse(readFileSync(output, 'utf8')) as Report;
+    const verdicts = Object.fromEntries(report.results.filter((result) => result.code.startsWith('/geo/')).map((result) => [result.code, result.verdict]));
+    expect(verdicts).toEqual({ ...Object.fromEntries(GEO_CODES.map((code) => [code, 'pass'])), '/geo/content-crs-request-header': 'skip' });
+    expect(report.results.find((result) => result.code === '/geo/crs-list')?.summary).toBe('GET /collections lists CRS URIs (40 collections, 3 CRSs), CRS84 in every list, each storageCrs listed');
+  } finally {
+    await server.close();
+  }
 }, 60000);

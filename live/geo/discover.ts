@@ -52,13 +52,14 @@ const SAMPLED_COLLECTIONS = 3;
 const STATIC_DETECTION_BYTES = 5_000_000;
 
 async function discover(context: CheckContext): Promise<GeoTarget | undefined> {
-  const collections = await context.send({ method: 'GET', url: `${context.baseUrl}/collections`, headers: { accept: 'application/json' } });
+  // Whole bodies (up to --max-body): a collections document with dozens of collections is far over the 8 KB excerpt.
+  const collections = await context.send({ method: 'GET', url: `${context.baseUrl}/collections`, headers: { accept: 'application/json' }, keepBody: true });
   const collectionsBody = collections.status === 200 ? parseJson(collections.body) : undefined;
   if (isObject(collectionsBody) && Array.isArray(collectionsBody.collections)) {
     const found = ogcCollections(context, collectionsBody);
     return { style: 'ogc', list: collections, globalCrs: unique(found.flatMap((collection) => collection.crs).concat(stringsOf(collectionsBody.crs))), collections: found, samples: await samples(context, found, 'ogc'), reason: 'GET /collections lists feature collections' };
   }
-  const crss = await context.send({ method: 'GET', url: `${context.baseUrl}/crss`, headers: { accept: 'application/json' } });
+  const crss = await context.send({ method: 'GET', url: `${context.baseUrl}/crss`, headers: { accept: 'application/json' }, keepBody: true });
   const crssBody = crss.status === 200 ? parseJson(crss.body) : undefined;
   // The static detection walks every schema: on a huge description it would hold up the live requests on this thread.
   const declared = context.description !== undefined && context.descriptionBytes <= STATIC_DETECTION_BYTES && isGeospatial(context.description);
