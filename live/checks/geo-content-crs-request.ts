@@ -18,6 +18,9 @@ import { formatDistance, shortCrs, TOLERANCE_METRES, UNSUPPORTED_CRS } from './g
  * declares DELETE.
  */
 
+/** Collections tried for one with a feature to copy: enough to pass over an empty first one, bounded in requests. */
+const MAX_WRITE_CANDIDATES = 5;
+
 /** Where a POST of features goes: a collection whose items path the description declares a POST on. */
 interface WriteTarget {
   collection: GeoCollection;
@@ -41,12 +44,17 @@ export const geoContentCrsRequestHeader: LiveCheck = {
     const writes = writeTargets(context, target);
     if (writes.length === 0) return skip('not tested: the description declares no POST on a collection with geometry');
     if (!context.options.unsafe) return skip('not tested: creating a feature changes data; --unsafe lets adr-check POST one (and delete it again where the API allows)');
-    const [write] = writes as [WriteTarget];
+    // The first collection that takes features and has one to copy: an empty first collection is passed over.
+    let write: WriteTarget | undefined;
+    let sample: GeoSample | undefined;
+    for (const candidate of writes.slice(0, MAX_WRITE_CANDIDATES)) {
+      sample = target.samples.find((found) => found.collection.id === candidate.collection.id) ?? (await sampleOf(context, candidate.collection, target.style));
+      if (sample !== undefined) { write = candidate; break; }
+    }
+    if (write === undefined || sample === undefined) return skip(`nothing to copy: no feature with geometry in ${writes.map((candidate) => candidate.collection.id).join(', ')}`);
     if (!context.hasCredentials && demandsCredentials(write.operation.security ?? context.description?.security)) {
       return skip(`not tested: POST ${write.path} needs credentials; give --header "Authorization: ..." to test it`);
     }
-    const sample = target.samples.find((candidate) => candidate.collection.id === write.collection.id) ?? (await sampleOf(context, write.collection, target.style));
-    if (sample === undefined) return skip(`nothing to copy: no feature with geometry in ${write.collection.id}`);
     return new FeatureWriter(context, target, write, sample).judge(this.code);
   },
 };

@@ -80,6 +80,8 @@ function ogcCollections(context: CheckContext, body: JsonObject): GeoCollection[
   const globalCrs = stringsOf(body.crs);
   return asArray(body.collections).filter(isObject).flatMap((collection) => {
     if (typeof collection.id !== 'string') return [];
+    // A collection of records (itemType other than feature) has no geometry and no CRS list (SPEC.md, media types 2).
+    if (typeof collection.itemType === 'string' && collection.itemType.toLowerCase() !== 'feature') return [];
     const own = stringsOf(collection.crs);
     // `#/crs` in a collection's list stands for the global list (OGC API Features part 2).
     const crs = own.length === 0 ? globalCrs : unique(own.flatMap((uri) => (uri === '#/crs' ? globalCrs : [uri])));
@@ -139,8 +141,15 @@ export async function sampleOf(context: CheckContext, collection: GeoCollection,
   const positions = positionsOf(geometryOf(item)).map((position) => toCrs84(CRS84, position) as Position);
   if (positions.length === 0) return undefined;
   const identity = identityOf(item);
-  const featureUrl = style === 'ogc' && (typeof item.id === 'string' || typeof item.id === 'number') ? `${collection.itemsUrl}/${encodeURIComponent(String(item.id))}` : undefined;
+  const featureUrl = style === 'ogc' && (typeof item.id === 'string' || typeof item.id === 'number') ? childUrl(collection.itemsUrl, String(item.id)) : undefined;
   return { collection, url: featureUrl ?? collection.itemsUrl, identity, item, positions, envelope: envelopeOf(positions) };
+}
+
+/** `{itemsUrl}/{id}` with the items link's own query (ldproxy, pygeoapi: `?f=json`) kept after the path. */
+function childUrl(itemsUrl: string, id: string): string {
+  const url = new URL(itemsUrl);
+  url.pathname = `${url.pathname.replace(/\/+$/, '')}/${encodeURIComponent(id)}`;
+  return url.href;
 }
 
 export function withQuery(url: string, query: Record<string, string>): string {

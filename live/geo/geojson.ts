@@ -44,6 +44,7 @@ export function firstGeometry(value: unknown): JsonObject | undefined {
 
 /** The items of a feature collection, or of a plain JSON resource collection (the first array of objects, `_embedded` first). */
 export function itemsOf(body: unknown): JsonObject[] {
+  if (Array.isArray(body)) return body.filter(isObject);
   if (!isObject(body)) return [];
   if (Array.isArray(body.features)) return body.features.filter(isObject);
   const embedded = isObject(body._embedded) ? Object.values(body._embedded).find(Array.isArray) : undefined;

@@ -96,9 +96,11 @@ export interface GeoJsonServerOptions {
   hal?: boolean;
   /** 3D data: without `crs` the answer is CRS84h with heights (SPEC.md, geospatial behaviour 6); CRS84 on request. */
   threeD?: boolean;
+  /** The collection answers a top-level JSON array of resources. */
+  array?: boolean;
 }
 
-export async function startGeoJsonServer(faults: GeoJsonFault[] = [], { readOnly = false, hal = false, threeD = false }: GeoJsonServerOptions = {}): Promise<HostileServer> {
+export async function startGeoJsonServer(faults: GeoJsonFault[] = [], { readOnly = false, hal = false, threeD = false, array = false }: GeoJsonServerOptions = {}): Promise<HostileServer> {
   const has = (fault: GeoJsonFault) => faults.includes(fault);
   const datumShift = !has('rd-without-datum-shift');
   const listed = [...(has('crs84-not-listed') ? [] : [CRS84]), ...(threeD ? [CRS84H] : []), RD, ETRS89];
@@ -124,7 +126,7 @@ export async function startGeoJsonServer(faults: GeoJsonFault[] = [], { readOnly
       const geometrie = { type: 'Point', coordinates: withHeight ? [...position, 2.5] : position };
       return hal ? { code: identificatie, naam, geometrie } : { identificatie, naam, geometrie, _links: { self: { href: `/v1/gebouwen/${identificatie}` } } };
     };
-    const list = (selected: Gebouw[]) => (hal
+    const list = (selected: Gebouw[]): unknown => (array ? selected.map(resource) : hal
       ? { ...(selected.length === 0 ? {} : { _embedded: { gebouwen: selected.map(resource) } }), _links: { self: { href: '/v1/gebouwen' } } }
       : { gebouwen: selected.map(resource), _links: { self: { href: '/v1/gebouwen' } } });
     const declared = readOnly ? { ...DESCRIPTION, paths: { ...DESCRIPTION.paths, '/gebouwen': { get: DESCRIPTION.paths['/gebouwen'].get } } } : DESCRIPTION;
