@@ -61,6 +61,14 @@ test('a collection that answers a top-level JSON array: every geospatial check p
   expect(verdicts).toEqual(Object.fromEntries(GEO_CODES.map((code) => [code, 'pass'])));
 }, 60000);
 
+test('an API that takes the client\'s identifier (409 for the sample\'s, 400 without one): the copies get a new one, and pass', async () => {
+  const { verdicts, report, writes } = await geoVerdicts([], { clientIds: true });
+  expect(verdicts).toEqual(Object.fromEntries(GEO_CODES.map((code) => [code, 'pass'])));
+  expect(report.results.find((result) => result.code === '/geo/content-crs-request-header')?.details).toEqual(["a copy with 0344100000012345's own identifier gives 409: the copies were sent with a new identifier"]);
+  // The sample's own POST (409), without identifier (400), with a new one (201); the second copy; the unsupported CRS; both copies deleted.
+  expect(writes.map((write) => write.replace(/\/0344100000\d{6}$/, '/<new>'))).toEqual(['POST /v1/gebouwen', 'POST /v1/gebouwen', 'POST /v1/gebouwen', 'POST /v1/gebouwen', 'POST /v1/gebouwen', 'DELETE /v1/gebouwen/<new>', 'DELETE /v1/gebouwen/<new>']);
+}, 60000);
+
 test('3D data in CRS84h without crs, CRS84 on request: every geospatial check passes', async () => {
   const { verdicts } = await geoVerdicts([], { threeD: true });
   expect(verdicts).toEqual(Object.fromEntries(GEO_CODES.map((code) => [code, 'pass'])));

@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto';
 import { asObject, isObject, type JsonObject } from '../../lib/json.js';
 import { effectiveParameters, isJsonMediaType, mediaTypeName } from '../../lib/openapi.js';
 import { matchesPathTemplate } from '../../lib/path-template.js';
@@ -6,7 +7,7 @@ import type { Exchange } from '../http.js';
 import { count, describeAnswer, evidenceOf, type CheckResult, type Evidence } from '../report.js';
 import { CRS84, distanceMetres, fromCrs84, isLatitudeFirst, isTransformable, sameCrs, toCrs84, type Position } from '../geo/crs.js';
 import { geoTarget, getGeometry, sameOriginHref, sampleOf, type GeoCollection, type GeoSample, type GeoTarget } from '../geo/discover.js';
-import { copyWithGeometry, geometryOf, mapPositions, parseJson, positionsOf } from '../geo/geojson.js';
+import { copyWithGeometry, geometryOf, hasIdentifier, mapPositions, positionsOf, withIdentifiers, type IdentifierMode } from '../geo/geojson.js';
 import { notGeospatial } from './geo-crs-list.js';
 import { formatDistance, shortCrs, TOLERANCE_METRES, UNSUPPORTED_CRS } from './geo-crs-negotiation.js';
 
@@ -132,6 +133,8 @@ class FeatureWriter {
   private readonly unjudged: string[] = [];
   private readonly evidence: Evidence[] = [];
   private readonly created: string[] = [];
+  /** How copies carry the sample's identifier: as it is, until the API answers 409 to that. */
+  private identifiers: IdentifierMode = 'kept';
 
   constructor(private readonly context: CheckContext, private readonly target: GeoTarget, private readonly write: WriteTarget, private readonly sample: GeoSample) {}
 
@@ -174,13 +177,27 @@ class FeatureWriter {
   private async create(crs: string, header: string | undefined, retryBare = true): Promise<Created | undefined> {
     const geometry = mapPositions(asObject(geometryOf(this.sample.item)), (position) => fromCrs84(crs, toCrs84(CRS84, position) as Position));
     if (geometry === undefined) return undefined;
-    const body = JSON.stringify(copyWithGeometry(this.sample.item, geometry));
+    const copy = copyWithGeometry(this.sample.item, geometry);
     const headers: Record<string, string> = { 'content-type': this.write.mediaType, accept: `${this.write.mediaType}, application/json;q=0.9, application/problem+json;q=0.8` };
     if (header !== undefined) headers['content-crs'] = header;
-    let exchange = await this.context.send({ method: 'POST', url: `${this.context.baseUrl}${this.write.path}`, headers, body });
+    const post = (sent: Record<string, string>) => this.context.send({ method: 'POST', url: `${this.context.baseUrl}${this.write.path}`, headers: sent, body: JSON.stringify(withIdentifiers(copy, this.identifiers, freshIdentifier)) });
+    let exchange = await post(headers);
+    // A server that takes the client's identifier refuses the sample's own (409): the copy is sent without it, or with a new one.
+    if (exchange.status === 409 && this.identifiers === 'kept' && hasIdentifier(copy)) {
+      for (const mode of ['left-out', 'fresh'] as const) {
+        this.identifiers = mode;
+        const retried = await post(headers);
+        if (isCreated(retried)) {
+          this.notes.push(`a copy with ${this.sample.identity}'s own identifier gives 409: the copies were sent with ${mode === 'left-out' ? 'the identifier left out' : 'a new identifier'}`);
+          exchange = retried;
+          break;
+        }
+        if (mode === 'fresh') this.identifiers = 'kept';
+      }
+    }
     // OGC API Features part 2 writes the URI in angle brackets; a server that takes it only bare is told so, not failed.
     if (header !== undefined && retryBare && exchange.status === 400) {
-      const bare = await this.context.send({ method: 'POST', url: `${this.context.baseUrl}${this.write.path}`, headers: { ...headers, 'content-crs': crs }, body });
+      const bare = await post({ ...headers, 'content-crs': crs });
       if (isCreated(bare)) {
         this.notes.push(`Content-Crs: ${header} gives 400, the bare URI is accepted: OGC API Features part 2 writes it in angle brackets`);
         exchange = bare;
@@ -278,6 +295,14 @@ function selfLinkOf(item: JsonObject): string | undefined {
   const ogc = Array.isArray(item.links) ? item.links.find((link) => isObject(link) && link.rel === 'self') : undefined;
   const href = isObject(ogc) ? ogc.href : asObject(asObject(item._links).self).href;
   return typeof href === 'string' ? href : undefined;
+}
+
+/** An identifier no resource has yet, in the shape of the sample's: its last digits replaced (a BAG number stays 16 digits), else a suffix. */
+function freshIdentifier(value: unknown): unknown {
+  if (typeof value === 'number') return value + 900_000 + randomInt(100_000);
+  if (typeof value !== 'string') return value;
+  const digits = /\d{6}$/.exec(value);
+  return digits === null ? `${value}-adr-check-${randomInt(10_000)}` : `${value.slice(0, -6)}${String(randomInt(1_000_000)).padStart(6, '0')}`;
 }
 
 function isCreated(exchange: Exchange): boolean {

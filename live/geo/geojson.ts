@@ -131,3 +131,25 @@ function replacedAt(container: unknown, path: Step[], replacement: unknown): unk
   const object = asObject(container);
   return { ...object, [step]: replacedAt(object[step], rest, replacement) };
 }
+
+/** Members that carry a resource's own identifier, where a client may have to send one. */
+const IDENTIFIER_MEMBERS = ['identificatie', 'identifier', 'code', 'nummer'];
+
+/** How a copy carries the identifiers of what it copies: as they are, left out, or new ones. */
+export type IdentifierMode = 'kept' | 'left-out' | 'fresh';
+
+/** Whether a copy carries an identifier member, at the top or in a Feature's properties. */
+export function hasIdentifier(copy: JsonObject): boolean {
+  return [copy, asObject(copy.properties)].some((level) => IDENTIFIER_MEMBERS.some((name) => level[name] !== undefined));
+}
+
+/** The copy with its identifier members as `mode` says, at the top and in a Feature's properties. */
+export function withIdentifiers(copy: JsonObject, mode: IdentifierMode, fresh: (value: unknown) => unknown): JsonObject {
+  if (mode === 'kept') return copy;
+  const level = (members: JsonObject): JsonObject => Object.fromEntries(Object.entries(members).flatMap(([name, value]): Array<[string, unknown]> => {
+    if (!IDENTIFIER_MEMBERS.includes(name)) return [[name, value]];
+    return mode === 'left-out' ? [] : [[name, fresh(value)]];
+  }));
+  const top = level(copy);
+  return isObject(copy.properties) ? { ...top, properties: level(copy.properties) } : top;
+}

@@ -98,9 +98,11 @@ export interface GeoJsonServerOptions {
   threeD?: boolean;
   /** The collection answers a top-level JSON array of resources. */
   array?: boolean;
+  /** POST takes the client's identificatie as the id: 400 without one, 409 for one that exists. */
+  clientIds?: boolean;
 }
 
-export async function startGeoJsonServer(faults: GeoJsonFault[] = [], { readOnly = false, hal = false, threeD = false, array = false }: GeoJsonServerOptions = {}): Promise<HostileServer> {
+export async function startGeoJsonServer(faults: GeoJsonFault[] = [], { readOnly = false, hal = false, threeD = false, array = false, clientIds = false }: GeoJsonServerOptions = {}): Promise<HostileServer> {
   const has = (fault: GeoJsonFault) => faults.includes(fault);
   const datumShift = !has('rd-without-datum-shift');
   const listed = [...(has('crs84-not-listed') ? [] : [CRS84]), ...(threeD ? [CRS84H] : []), RD, ETRS89];
@@ -154,7 +156,7 @@ export async function startGeoJsonServer(faults: GeoJsonFault[] = [], { readOnly
         if (has('unsupported-content-crs-no-answer') && typeof header === 'string' && header.includes('/EPSG/0/0')) return request.socket.destroy();
         const crs = bodyCrs(typeof header === 'string' ? header : undefined, new Set(faults));
         if (crs === undefined) return send(400, { status: 400, title: 'Ongeldige Content-Crs' });
-        let body: { naam?: string; geometrie?: { coordinates?: [number, number] } };
+        let body: { identificatie?: unknown; naam?: string; geometrie?: { coordinates?: [number, number] } };
         try {
           body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as typeof body;
         } catch {
@@ -164,8 +166,10 @@ export async function startGeoJsonServer(faults: GeoJsonFault[] = [], { readOnly
         if (!Array.isArray(position)) return send(400, { status: 400, title: 'Geen geometrie' });
         // The fault: nothing is created, and Location names a gebouw that was there already.
         if (has('location-of-existing')) return send(201, resource(gebouwen[0] as Gebouw), CRS84, { location: `/v1/gebouwen/${gebouwen[0]?.identificatie ?? ''}` });
+        if (clientIds && typeof body.identificatie !== 'string') return send(400, { status: 400, title: 'Identificatie ontbreekt' });
+        if (clientIds && gebouwen.some((gebouw) => gebouw.identificatie === body.identificatie)) return send(409, { status: 409, title: 'Identificatie bestaat al' });
         created += 1;
-        const gebouw: Gebouw = { identificatie: `nieuw-${created}`, naam: body.naam ?? 'nieuw', rd: transform(position, crs, RD, false, datumShift) };
+        const gebouw: Gebouw = { identificatie: clientIds ? String(body.identificatie) : `nieuw-${created}`, naam: body.naam ?? 'nieuw', rd: transform(position, crs, RD, false, datumShift) };
         gebouwen.push(gebouw);
         send(201, resource(gebouw), CRS84, { location: `/v1/gebouwen/${gebouw.identificatie}` });
       });
