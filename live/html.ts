@@ -29,6 +29,7 @@ const MODULE_RULES: RuleRow[] = [
   { code: '/geo/crs-list', title: 'CRS discovery', static: true, live: true },
   { code: '/geo/crs-query-parameter', title: 'crs parameter', static: true, live: true },
   { code: '/geo/content-crs-response-header', title: 'Content-Crs in responses', static: true, live: true },
+  { code: '/geo/content-crs-request-header', title: 'Content-Crs in requests', static: true, live: true },
   { code: '/geo/bbox-query-parameter', title: 'bbox parameter', static: true, live: true },
   { code: '/geo/bbox-crs-query-parameter', title: 'bbox-crs parameter', static: true, live: true },
   { code: '/geo/geojson-response', title: 'GeoJSON responses', static: true, live: true },

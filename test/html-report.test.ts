@@ -51,6 +51,7 @@ test('a static run of the non-conformant example: the summary shows each rule\'s
   expect(table['/core/doc-openapi-contact']).toEqual(['warn', '—']);
   expect(table['/core/transport/cors']).toEqual(['—', 'not run']);
   expect(table['/geo/crs-list']).toEqual(['fail', 'not run']);
+  expect(table['/geo/content-crs-request-header']).toEqual(['fail', 'not run']);
   await expect(page.locator('details[id="/core/semver"] a').getAttribute('href')).resolves.toBe('docs/rules/core-semver.md');
   expect(await page.locator('details[id="/core/semver"]').getAttribute('open')).toBe('');
   await page.screenshot({ path: join(ARTIFACTS, 'html-report-non-conformant.png'), fullPage: false });
@@ -69,6 +70,8 @@ test('check:demo against the reference API: every live verdict passes, the TLS t
     for (const code of ['/core/no-trailing-slash', '/core/http-methods', '/core/publish-openapi', '/core/version-header', '/core/transport/tls', '/core/transport/security-headers', '/core/transport/cors', '/geo/crs-list', '/geo/crs-query-parameter']) {
       expect([code, table[code]?.[1]]).toEqual([code, 'pass']);
     }
+    // Without --unsafe nothing is POSTed: the live side of Content-Crs in requests is skipped.
+    expect(table['/geo/content-crs-request-header']).toEqual(['pass', 'skip']);
     await page.screenshot({ path: join(ARTIFACTS, 'html-report-check-demo.png'), fullPage: false });
     await page.locator('details[id="/core/transport/tls"] summary').click();
     await expect(page.locator('details[id="/core/transport/tls"] table.tls caption').first().textContent()).resolves.toBe('Protocols');
