@@ -1,6 +1,7 @@
 import type { JsonPath } from '@stoplight/types';
 import { dirname, join, normalize, stripRoot } from '@stoplight/path';
 import { isObject } from './json.js';
+import { safeDecode } from './uri.js';
 
 /** A `$ref` as it is written: the file it stands in (as Spectral names it), where, and its value. */
 export interface WrittenReference {
@@ -132,14 +133,6 @@ function pointerSegments(fragment: string): string[] | undefined {
   if (fragment === '') return [];
   if (!fragment.startsWith('/')) return undefined;
   return fragment.slice(1).split('/').map((segment) => safeDecode(segment).replace(/~1/g, '/').replace(/~0/g, '~'));
-}
-
-function safeDecode(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
 }
 
 function encodeSegment(segment: string | number): string {

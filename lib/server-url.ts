@@ -1,4 +1,5 @@
 import { asObject, entries } from './json.js';
+import { safeDecode } from './uri.js';
 
 export interface ParsedServerUrl {
   /** The URL with each `{variable}` replaced by its default. */
@@ -38,14 +39,6 @@ export function parseUrl(expanded: string): ParsedServerUrl | undefined {
   const segments = url.pathname.split('/').filter((segment) => segment.length > 0).map(safeDecode);
   if (!absolute) return { expanded, segments };
   return { expanded, protocol: url.protocol, hostname: url.hostname, segments };
-}
-
-function safeDecode(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
 }
 
 export function isLoopbackHost(hostname: string): boolean {

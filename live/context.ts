@@ -109,10 +109,15 @@ export function oncePerRun<T>(find: (context: CheckContext) => Promise<T>): (con
  * a literal path wins over a template that also fits it, as OpenAPI matches them.
  */
 export function pathItemFor(description: JsonObject | undefined, concretePath: string): JsonObject {
+  const key = pathKeyFor(description, concretePath);
+  return asObject(key === undefined ? undefined : asObject(description?.paths)[key]);
+}
+
+/** The description's path key (`/a/{id}`) a concrete path matches, as pathItemFor finds it. */
+export function pathKeyFor(description: JsonObject | undefined, concretePath: string): string | undefined {
   const paths = asObject(description?.paths);
   const path = concretePath === '' ? '/' : concretePath;
-  const key = paths[path] !== undefined ? path : Object.keys(paths).find((pathKey) => matchesPathTemplate(pathKey, path));
-  return asObject(key === undefined ? undefined : paths[key]);
+  return paths[path] !== undefined ? path : Object.keys(paths).find((pathKey) => matchesPathTemplate(pathKey, path));
 }
 
 /** The GET of the path requires credentials: its security (or the document's) has no empty requirement. */

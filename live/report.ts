@@ -108,6 +108,11 @@ export function describeAnswer(exchange: Exchange): string {
   return notes.length === 0 ? String(exchange.status) : `${exchange.status} (${notes.join('; ')})`;
 }
 
+/** A 2xx status. */
+export function isSuccess(status: number | undefined): boolean {
+  return status !== undefined && status >= 200 && status < 300;
+}
+
 /** `1 path`, `3 paths`: counts in a report read as English. */
 export function count(number: number, noun: string, plural = `${noun}s`): string {
   return `${number} ${number === 1 ? noun : plural}`;

@@ -5,6 +5,7 @@ import { main } from '../live/main.js';
 import type { Report } from '../live/report.js';
 import { startGeoJsonServer, type GeoJsonFault, type GeoJsonServerOptions } from './support/geo-json-server.js';
 import { startOgcFeaturesServer } from './support/ogc-features-server.js';
+import type { HostileServer } from './support/hostile-servers.js';
 
 /** The live geospatial checks against a plain-JSON geospatial API (test support), with and without each fault. */
 const GEO_CODES = ['/geo/crs-list', '/geo/crs-query-parameter', '/geo/bbox-query-parameter', '/geo/bbox-crs-query-parameter', '/geo/content-crs-request-header', '/geo/geojson-response', '/geo/content-crs-response-header'];
@@ -19,20 +20,23 @@ interface GeoRun {
   writes: string[];
 }
 
-/** With --unsafe, so that /geo/content-crs-request-header POSTs, unless `safe`. */
-async function geoVerdicts(faults: GeoJsonFault[], { safe = false, ...options }: GeoJsonServerOptions & { safe?: boolean } = {}): Promise<GeoRun> {
-  const server = await startGeoJsonServer(faults, options);
+/** adr-check against a test server, with --unsafe (so that /geo/content-crs-request-header POSTs) unless `safe`; the server is closed after. */
+async function checkServer(server: HostileServer, name: string, safe: boolean): Promise<GeoRun> {
   try {
-    const output = join(folder, `${faults.join('-') || 'clean'}${safe ? '-safe' : ''}-${Object.keys(options).join('-')}.json`);
+    const output = join(folder, `${name}.json`);
     await main([server.baseUrl, '--format', 'json', '--output', output, '--timeout', '2000', '--deadline', '20', ...(safe ? [] : ['--unsafe'])], {});
     const report = JSON.parse(readFileSync(output, 'utf8')) as Report;
     const writes = server.requests
-      .filter((request) => (request.method === 'POST' && request.headers['content-type'] !== undefined) || (request.method === 'DELETE' && request.url.startsWith('/v1/gebouwen/')))
+      .filter((request) => (request.method === 'POST' && request.headers['content-type'] !== undefined) || (request.method === 'DELETE' && /^\/v1\/(gebouwen|collections\/[^/]+\/items)\/./.test(request.url)))
       .map((request) => `${request.method} ${request.url}`);
     return { verdicts: Object.fromEntries(report.results.filter((result) => result.code.startsWith('/geo/')).map((result) => [result.code, result.verdict])), report, writes };
   } finally {
     await server.close();
   }
+}
+
+async function geoVerdicts(faults: GeoJsonFault[], { safe = false, ...options }: GeoJsonServerOptions & { safe?: boolean } = {}): Promise<GeoRun> {
+  return checkServer(await startGeoJsonServer(faults, options), `${faults.join('-') || 'clean'}${safe ? '-safe' : ''}-${Object.keys(options).join('-')}`, safe);
 }
 
 test('a plain-JSON geospatial API that does it right passes every geospatial check', async () => {
@@ -141,18 +145,10 @@ test('an OGC API stored in CRS84, /collections far over the 8 KB excerpt, ?f=jso
   // Each of these once failed a clean API: /collections parsed from the excerpt (no collections
   // found); the feature URL built as items?f=json/101; the records asked for a CRS list and for
   // geo+json; the POST tried only on the first (empty) collection.
-  const server = await startOgcFeaturesServer();
-  try {
-    const output = join(folder, 'ogc-crs84.json');
-    await main([server.baseUrl, '--format', 'json', '--output', output, '--timeout', '2000', '--deadline', '20', '--unsafe'], {});
-    const report = JSON.parse(readFileSync(output, 'utf8')) as Report;
-    const verdicts = Object.fromEntries(report.results.filter((result) => result.code.startsWith('/geo/')).map((result) => [result.code, result.verdict]));
-    expect(verdicts).toEqual(Object.fromEntries(GEO_CODES.map((code) => [code, 'pass'])));
-    expect(report.results.find((result) => result.code === '/geo/crs-list')?.summary).toBe('GET /collections lists CRS URIs (39 collections, 3 CRSs), CRS84 in every list, each storageCrs listed');
-    expect(server.requests.filter((request) => request.method === 'POST' || request.method === 'DELETE').map((request) => `${request.method} ${request.url}`).filter((line) => line.includes('/collections/'))).toEqual([
-      'POST /v1/collections/bomen/items', 'POST /v1/collections/bomen/items', 'POST /v1/collections/bomen/items', 'DELETE /v1/collections/bomen/items/901', 'DELETE /v1/collections/bomen/items/902',
-    ]);
-  } finally {
-    await server.close();
-  }
+  const { verdicts, report, writes } = await checkServer(await startOgcFeaturesServer(), 'ogc-crs84', false);
+  expect(verdicts).toEqual(Object.fromEntries(GEO_CODES.map((code) => [code, 'pass'])));
+  expect(report.results.find((result) => result.code === '/geo/crs-list')?.summary).toBe('GET /collections lists CRS URIs (39 collections, 3 CRSs), CRS84 in every list, each storageCrs listed');
+  expect(writes).toEqual([
+    'POST /v1/collections/bomen/items', 'POST /v1/collections/bomen/items', 'POST /v1/collections/bomen/items', 'DELETE /v1/collections/bomen/items/901', 'DELETE /v1/collections/bomen/items/902',
+  ]);
 }, 60000);

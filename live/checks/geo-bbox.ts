@@ -1,9 +1,9 @@
-import { asObject, isObject, type JsonObject } from '../../lib/json.js';
+import type { JsonObject } from '../../lib/json.js';
 import type { CheckContext, LiveCheck } from '../context.js';
 import { describeAnswer, evidenceOf, type CheckResult, type Evidence } from '../report.js';
 import { boxAround, CRS84, envelopeIn, envelopeOf, envelopesIntersect, envelopeToCrs84, grownBy, isDefaultCrs, isTransformable, sizeMetres, toCrs84, type Envelope, type Position } from '../geo/crs.js';
 import { geoTarget, getGeometry, sameOriginHref, type GeoSample, type GeoTarget } from '../geo/discover.js';
-import { geometryOf, identityOf, itemsOf, positionsOf } from '../geo/geojson.js';
+import { geometryOf, identityOf, itemsOf, linkHref, positionsOf } from '../geo/geojson.js';
 import { notGeospatial } from './geo-crs-list.js';
 import { noSample, shortCrs, UNSUPPORTED_CRS } from './geo-crs-negotiation.js';
 
@@ -56,10 +56,7 @@ async function select(context: CheckContext, target: GeoTarget, sample: GeoSampl
 
 /** The `next` link of a page: OGC `links` with rel next, or HAL `_links.next`; only on the API's origin. */
 function nextPage(context: CheckContext, body: unknown, url: string): string | undefined {
-  const page = asObject(body);
-  const ogc = Array.isArray(page.links) ? page.links.find((link) => isObject(link) && link.rel === 'next') : undefined;
-  const href = isObject(ogc) ? ogc.href : asObject(asObject(page._links).next).href;
-  return sameOriginHref(context, href, url);
+  return sameOriginHref(context, linkHref(body, 'next'), url);
 }
 
 /** Where the selection misses a feature: a failure when every page was read, else not judged. */
@@ -107,10 +104,11 @@ export const geoBboxQueryParameter: LiveCheck = {
  * it intersects the sample without containing it. Returns the sample's identity when tested.
  */
 async function partlyCovered(context: CheckContext, target: GeoTarget, problems: string[], unjudged: string[]): Promise<string | undefined> {
-  const sample = target.samples.find((candidate) => Math.min(...sizeMetres(candidate.envelope)) >= PARTIAL_MIN_METRES);
-  const vertex = sample?.positions[0];
-  if (sample === undefined || vertex === undefined) return undefined;
-  const reach = Math.round(Math.min(...sizeMetres(sample.envelope)) / 4);
+  const sized = target.samples.map((sample) => ({ sample, side: Math.min(...sizeMetres(sample.envelope)) })).find(({ side }) => side >= PARTIAL_MIN_METRES);
+  const vertex = sized?.sample.positions[0];
+  if (sized === undefined || vertex === undefined) return undefined;
+  const { sample, side } = sized;
+  const reach = Math.round(side / 4);
   const box = boxAround(vertex, reach);
   const selection = await select(context, target, sample, { bbox: bboxValue(box) });
   if (selection.problem !== undefined) problems.push(selection.problem);

@@ -1,15 +1,15 @@
 import { randomInt } from 'node:crypto';
 import { asObject, isObject, type JsonObject } from '../../lib/json.js';
 import { effectiveParameters, isJsonMediaType, mediaTypeName } from '../../lib/openapi.js';
-import { matchesPathTemplate } from '../../lib/path-template.js';
-import { demandsCredentials, followLocalReference, pathItemFor, type CheckContext, type LiveCheck } from '../context.js';
+import { demandsCredentials, followLocalReference, pathItemFor, pathKeyFor, type CheckContext, type LiveCheck } from '../context.js';
 import type { Exchange } from '../http.js';
-import { count, describeAnswer, evidenceOf, type CheckResult, type Evidence } from '../report.js';
-import { CRS84, distanceMetres, fromCrs84, isLatitudeFirst, isTransformable, sameCrs, toCrs84, type Position } from '../geo/crs.js';
+import { count, describeAnswer, evidenceOf, isSuccess, type CheckResult, type Evidence } from '../report.js';
+import { CRS84, fromCrs84, isLatitudeFirst, isTransformable, sameCrs, toCrs84, worstDistance, type Position } from '../geo/crs.js';
 import { geoTarget, getGeometry, sameOriginHref, sampleOf, type GeoCollection, type GeoSample, type GeoTarget } from '../geo/discover.js';
-import { copyWithGeometry, geometryOf, hasIdentifier, mapPositions, positionsOf, withIdentifiers, type IdentifierMode } from '../geo/geojson.js';
+import { copyWithGeometry, geometryOf, hasIdentifier, linkHref, mapPositions, positionsOf, withIdentifiers, type IdentifierMode } from '../geo/geojson.js';
 import { notGeospatial } from './geo-crs-list.js';
 import { formatDistance, shortCrs, TOLERANCE_METRES, UNSUPPORTED_CRS } from './geo-crs-negotiation.js';
+import { safeDecode } from '../../lib/uri.js';
 
 /**
  * /geo/content-crs-request-header, live and only with --unsafe: a copy of a sample feature is
@@ -62,13 +62,12 @@ export const geoContentCrsRequestHeader: LiveCheck = {
 
 /** The POSTs of the description on a collection's items path, in the order of the collections. */
 function writeTargets(context: CheckContext, target: GeoTarget): WriteTarget[] {
-  const paths = asObject(context.description?.paths);
   const found: WriteTarget[] = [];
   for (const collection of target.collections) {
     const path = relativePath(context, collection.itemsUrl);
     if (path === undefined) continue;
-    const pathKey = paths[path] !== undefined ? path : Object.keys(paths).find((key) => matchesPathTemplate(key, path));
-    const pathItem = asObject(pathKey === undefined ? undefined : paths[pathKey]);
+    const pathKey = pathKeyFor(context.description, path);
+    const pathItem = pathItemFor(context.description, path);
     const operation = asObject(pathItem.post);
     const mediaType = requestMediaType(context, operation, target.style);
     if (pathKey === undefined || mediaType === undefined || !allowsPath(context, pathKey, pathItem, operation, path)) continue;
@@ -104,14 +103,6 @@ function allowsPath(context: CheckContext, pathKey: string, pathItem: JsonObject
   });
 }
 
-function safeDecode(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
-}
-
 /**
  * The CRS the copy is written in: not CRS84 and not the storage CRS, so that a server that falls
  * back on either cannot pass; latitude first where there is one, so that coordinates read as
@@ -136,7 +127,13 @@ class FeatureWriter {
   /** How copies carry the sample's identifier: as it is, until the API answers 409 to that. */
   private identifiers: IdentifierMode = 'kept';
 
-  constructor(private readonly context: CheckContext, private readonly target: GeoTarget, private readonly write: WriteTarget, private readonly sample: GeoSample) {}
+  /** Where the sample itself lives (its URL, its self link): no Location of a copy may name it. */
+  private readonly sampleUrls: string[];
+
+  constructor(private readonly context: CheckContext, private readonly target: GeoTarget, private readonly write: WriteTarget, private readonly sample: GeoSample) {
+    const self = sameOriginHref(context, linkHref(sample.item, 'self'), sample.url);
+    this.sampleUrls = [sample.url, ...(self === undefined ? [] : [self])];
+  }
 
   async judge(code: string): Promise<CheckResult> {
     const size = Buffer.byteLength(JSON.stringify(this.sample.item));
@@ -147,7 +144,7 @@ class FeatureWriter {
     const inOther = crs === undefined ? undefined : await this.create(crs, `<${crs}>`);
     if (crs === undefined) this.notes.push(`${this.write.collection.id} lists no CRS besides CRS84 that adr-check can transform: only the default was tested`);
     else if (inOther === undefined) this.notes.push(`the geometry of ${this.sample.identity} has no position in ${crs}: only the default was tested`);
-    const refusedBoth = !isCreated(inCrs84.exchange) && (inOther === undefined || !isCreated(inOther.exchange));
+    const refusedBoth = !isSuccess(inCrs84.exchange.status) && (inOther === undefined || !isSuccess(inOther.exchange.status));
     const unanswered = [inCrs84, inOther].find((attempt) => attempt !== undefined && attempt.exchange.status === undefined);
     if (unanswered !== undefined) return this.finish(code, { verdict: 'error', summary: `not judged: POST ${this.write.path} got no answer (${unanswered.exchange.error ?? 'unknown'})` });
     const credentialsRefused = [inCrs84, inOther].find((attempt) => attempt !== undefined && (attempt.exchange.status === 401 || attempt.exchange.status === 403));
@@ -187,7 +184,7 @@ class FeatureWriter {
       for (const mode of ['left-out', 'fresh'] as const) {
         this.identifiers = mode;
         const retried = await post(headers);
-        if (isCreated(retried)) {
+        if (isSuccess(retried.status)) {
           this.notes.push(`a copy with ${this.sample.identity}'s own identifier gives 409: the copies were sent with ${mode === 'left-out' ? 'the identifier left out' : 'a new identifier'}`);
           exchange = retried;
           break;
@@ -198,12 +195,12 @@ class FeatureWriter {
     // OGC API Features part 2 writes the URI in angle brackets; a server that takes it only bare is told so, not failed.
     if (header !== undefined && retryBare && exchange.status === 400) {
       const bare = await post({ ...headers, 'content-crs': crs });
-      if (isCreated(bare)) {
+      if (isSuccess(bare.status)) {
         this.notes.push(`Content-Crs: ${header} gives 400, the bare URI is accepted: OGC API Features part 2 writes it in angle brackets`);
         exchange = bare;
       }
     }
-    const location = isCreated(exchange) ? sameOriginHref(this.context, exchange.headers.location, exchange.url) : undefined;
+    const location = isSuccess(exchange.status) ? sameOriginHref(this.context, exchange.headers.location, exchange.url) : undefined;
     if (location !== undefined) this.created.push(location);
     return { exchange, ...(location === undefined ? {} : { location }) };
   }
@@ -211,7 +208,7 @@ class FeatureWriter {
   /** The created copy, fetched in CRS84, must lie where the sample lies. */
   private async readBack(attempt: Created, crs: string, how: string): Promise<void> {
     const { exchange } = attempt;
-    if (!isCreated(exchange)) {
+    if (!isSuccess(exchange.status)) {
       this.problems.push(`a copy of ${this.sample.identity} ${how}: POST ${this.write.path} answered ${describeAnswer(exchange)}, expected 201${exchange.status === 400 ? ': the API refused coordinates that lie where its own feature lies' : ''}`);
       this.evidence.push(evidenceOf(exchange, ['Content-Type'], undefined, true));
       return;
@@ -222,7 +219,7 @@ class FeatureWriter {
       return;
     }
     if (!this.isNew(attempt.location)) {
-      this.problems.push(`a copy of ${this.sample.identity} ${how}: ${exchange.status} with Location ${attempt.location}, which names ${this.sampleUrls().includes(attempt.location) ? `${this.sample.identity} itself` : 'another copy too'}, expected the new resource's URI`);
+      this.problems.push(`a copy of ${this.sample.identity} ${how}: ${exchange.status} with Location ${attempt.location}, which names ${this.sampleUrls.includes(attempt.location) ? `${this.sample.identity} itself` : 'another copy too'}, expected the new resource's URI`);
       this.evidence.push(evidenceOf(exchange, ['Location']));
       return;
     }
@@ -281,20 +278,9 @@ class FeatureWriter {
 
   /** Not the sample's own URL (or self link), and named by one POST only. */
   private isNew(location: string): boolean {
-    return !this.sampleUrls().includes(location) && this.created.filter((other) => other === location).length === 1;
+    return !this.sampleUrls.includes(location) && this.created.filter((other) => other === location).length === 1;
   }
 
-  private sampleUrls(): string[] {
-    const self = sameOriginHref(this.context, selfLinkOf(this.sample.item), this.sample.url);
-    return [this.sample.url, ...(self === undefined ? [] : [self])];
-  }
-}
-
-/** An item's self link: OGC `links` with rel self, or HAL `_links.self.href`. */
-function selfLinkOf(item: JsonObject): string | undefined {
-  const ogc = Array.isArray(item.links) ? item.links.find((link) => isObject(link) && link.rel === 'self') : undefined;
-  const href = isObject(ogc) ? ogc.href : asObject(asObject(item._links).self).href;
-  return typeof href === 'string' ? href : undefined;
 }
 
 /** An identifier no resource has yet, in the shape of the sample's: its last digits replaced (a BAG number stays 16 digits), else a suffix. */
@@ -305,10 +291,6 @@ function freshIdentifier(value: unknown): unknown {
   return digits === null ? `${value}-adr-check-${randomInt(10_000)}` : `${value.slice(0, -6)}${String(randomInt(1_000_000)).padStart(6, '0')}`;
 }
 
-function isCreated(exchange: Exchange): boolean {
-  return exchange.status !== undefined && exchange.status >= 200 && exchange.status < 300;
-}
-
 /**
  * Where the stored copy lies against the sample, and which CRS the API read the coordinates in
  * instead (one of those it lists); undefined when within the tolerance.
@@ -316,18 +298,11 @@ function isCreated(exchange: Exchange): boolean {
 function misplacement(stored: Position[], expected: Position[], sentIn: string, listed: string[], withHeader: boolean): string | undefined {
   if (stored.length === 0) return 'reads back without geometry';
   if (stored.length !== expected.length) return `reads back with ${stored.length} positions, expected ${expected.length}`;
-  const worst = Math.max(...stored.map((position, index) => distanceOrInfinity(position, expected[index] as Position)));
+  const worst = worstDistance(stored, expected);
   if (worst <= TOLERANCE_METRES) return undefined;
   const sent = expected.map((position) => fromCrs84(sentIn, position) as Position);
-  const readAs = [CRS84, ...listed].find((uri) => !sameCrs(uri, sentIn) && isTransformable(uri) && sent.every((position, index) => {
-    const inCrs84 = toCrs84(uri, position);
-    return inCrs84 !== undefined && distanceOrInfinity(inCrs84, stored[index] as Position) <= TOLERANCE_METRES;
-  }));
+  // Which listed CRS, had the API read the coordinates sent in it, puts them where they were stored.
+  const readAs = [CRS84, ...listed].find((uri) => !sameCrs(uri, sentIn) && isTransformable(uri) && worstDistance(sent.map((position) => toCrs84(uri, position) as Position), stored) <= TOLERANCE_METRES);
   const cause = readAs === undefined ? '' : `: its coordinates were read as ${shortCrs(readAs)}, ${withHeader ? 'not as Content-Crs says' : 'not as CRS84, the default without Content-Crs'}`;
   return `reads back ${formatDistance(worst)} from where it was placed (tolerance ${TOLERANCE_METRES} m)${cause}; first position ${JSON.stringify(stored[0])}`;
-}
-
-function distanceOrInfinity(a: Position, b: Position): number {
-  const distance = distanceMetres(a, b);
-  return Number.isFinite(distance) ? distance : Infinity;
 }

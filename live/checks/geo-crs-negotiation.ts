@@ -2,7 +2,7 @@ import { isObject, type JsonObject } from '../../lib/json.js';
 import type { CheckContext, LiveCheck } from '../context.js';
 import type { Exchange } from '../http.js';
 import { describeAnswer, evidenceOf, noAnswerResult, type CheckResult, type Evidence } from '../report.js';
-import { CRS84, distanceMetres, isDefaultCrs, isTransformable, normalCrsUri, sameCrs, toCrs84, type Position } from '../geo/crs.js';
+import { CRS84, isDefaultCrs, isTransformable, normalCrsUri, sameCrs, toCrs84, worstDistance, type Position } from '../geo/crs.js';
 import { geoTarget, geometryResponses, getGeometry, withQuery, type GeoSample, type GeoTarget } from '../geo/discover.js';
 import { geometryOf, identityOf, itemsOf, parseJson, positionsOf } from '../geo/geojson.js';
 import { notGeospatial } from './geo-crs-list.js';
@@ -60,21 +60,16 @@ function comparison(sample: GeoSample, crs: string, body: unknown): string | und
   const positions = positionsOf(geometryOf(item));
   if (positions.length === 0) return `crs=${crs}: ${sample.identity} has no geometry in the answer`;
   if (positions.length !== sample.positions.length) return `crs=${crs}: ${sample.identity} has ${positions.length} positions, in CRS84 ${sample.positions.length}`;
-  const distances = positions.map((position, index) => distanceMetres(toCrs84(crs, position) as Position, sample.positions[index] as Position));
-  const worst = Math.max(...distances.map((distance) => (Number.isFinite(distance) ? distance : Infinity)));
+  const worst = worstDistance(positions.map((position) => toCrs84(crs, position) as Position), sample.positions);
   if (worst <= TOLERANCE_METRES) return undefined;
-  const swapped = positions.map((position, index) => distanceMetres(toCrs84(crs, [position[1], position[0]]) as Position, sample.positions[index] as Position));
-  const cause = Math.max(...swapped) <= TOLERANCE_METRES ? ': its axes are swapped' : sameAsCrs84(positions, sample.positions) ? ': the coordinates are CRS84, the crs was ignored' : '';
+  const swapped = positions.map((position) => toCrs84(crs, [position[1], position[0]]) as Position);
+  const cause = worstDistance(swapped, sample.positions) <= TOLERANCE_METRES ? ': its axes are swapped' : worstDistance(positions, sample.positions) <= TOLERANCE_METRES ? ': the coordinates are CRS84, the crs was ignored' : '';
   return `crs=${crs}: ${sample.identity} lies ${formatDistance(worst)} from where CRS84 puts it (tolerance ${TOLERANCE_METRES} m)${cause}; first position ${JSON.stringify(positions[0])}`;
 }
 
 /** A plain API's single resource (its path is its "collection"): the answer itself, when it is the sample. */
 function singleResource(body: unknown, sample: GeoSample): JsonObject | undefined {
   return isObject(body) && geometryOf(body) !== undefined && identityOf(body) === sample.identity ? body : undefined;
-}
-
-function sameAsCrs84(positions: Position[], crs84: Position[]): boolean {
-  return positions.every((position, index) => distanceMetres(position, crs84[index] as Position) <= TOLERANCE_METRES);
 }
 
 export function formatDistance(metres: number): string {

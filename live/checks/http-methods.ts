@@ -1,5 +1,5 @@
 import { answeredNeedsCredentials, pathItemFor, type CheckContext, type LiveCheck } from '../context.js';
-import { count, describeAnswer, evidenceOf, headerValue, noAnswerResult, pathLabel, type CheckResult, type Evidence } from '../report.js';
+import { count, describeAnswer, evidenceOf, headerValue, isSuccess, noAnswerResult, pathLabel, type CheckResult, type Evidence } from '../report.js';
 import type { Exchange } from '../http.js';
 
 const STANDARD = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
@@ -70,10 +70,6 @@ function probeProblem(probe: Exchange, method: string, label: string, declared: 
   const missing = declared.filter((item) => !allow.includes(item));
   if (missing.length > 0) return `${method} ${label}: 405 has ${headerValue('Allow', allowValue)}, which lacks ${missing.join(', ')}`;
   return undefined;
-}
-
-function isSuccess(status: number | undefined): boolean {
-  return status !== undefined && status >= 200 && status < 300;
 }
 
 /** The standard methods the description declares on the path item the concrete path came from. */

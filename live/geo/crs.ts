@@ -78,6 +78,18 @@ export function distanceMetres(a: Position, b: Position): number {
   return 2 * 6_371_000 * Math.asin(Math.min(1, Math.sqrt(h)));
 }
 
+/**
+ * The largest distance, in metres, between CRS84 positions paired by index (lists of equal
+ * length); a pair that cannot be measured (a coordinate outside its CRS gives NaN) counts as
+ * infinitely far.
+ */
+export function worstDistance(positions: Position[], reference: Position[]): number {
+  return Math.max(...positions.map((position, index) => {
+    const distance = distanceMetres(position, reference[index] as Position);
+    return Number.isFinite(distance) ? distance : Infinity;
+  }));
+}
+
 /** [minLon, minLat, maxLon, maxLat] */
 export type Envelope = [number, number, number, number];
 

@@ -52,6 +52,13 @@ export function itemsOf(body: unknown): JsonObject[] {
   return asArray(list).filter(isObject);
 }
 
+/** The href of a resource's link by relation: OGC `links` (`[{rel, href}]`) or HAL `_links` (`{rel: {href}}`). */
+export function linkHref(resource: unknown, rel: string): unknown {
+  const { links, _links: hal } = asObject(resource);
+  const ogc = Array.isArray(links) ? links.find((link) => isObject(link) && link.rel === rel) : undefined;
+  return isObject(ogc) ? ogc.href : asObject(asObject(hal)[rel]).href;
+}
+
 /** What identifies an item across requests: its id (or Dutch `identificatie`), its self link, or its properties without geometry. */
 export function identityOf(item: JsonObject): string {
   if (typeof item.id === 'string' || typeof item.id === 'number') return String(item.id);
