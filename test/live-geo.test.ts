@@ -73,6 +73,15 @@ test('an API that takes the client\'s identifier (409 for the sample\'s, 400 wit
   expect(writes.map((write) => write.replace(/\/0344100000\d{6}$/, '/<new>'))).toEqual(['POST /v1/gebouwen', 'POST /v1/gebouwen', 'POST /v1/gebouwen', 'POST /v1/gebouwen', 'POST /v1/gebouwen', 'DELETE /v1/gebouwen/<new>', 'DELETE /v1/gebouwen/<new>']);
 }, 60000);
 
+test('where the description declares no DELETE, the copies stay and the details say where and why', async () => {
+  const { verdicts, report, writes } = await geoVerdicts([], { noDelete: true });
+  expect(verdicts['/geo/content-crs-request-header']).toBe('pass');
+  expect(report.results.find((result) => result.code === '/geo/content-crs-request-header')?.details).toEqual([
+    expect.stringMatching(/^2 features adr-check created remain: http:\/\/127\.0\.0\.1:\d+\/v1\/gebouwen\/nieuw-1 \(not deleted: the description declares no DELETE there\), http:\/\/127\.0\.0\.1:\d+\/v1\/gebouwen\/nieuw-2 \(not deleted: the description declares no DELETE there\)$/),
+  ]);
+  expect(writes.filter((write) => write.startsWith('DELETE'))).toEqual([]);
+}, 60000);
+
 test('3D data in CRS84h without crs, CRS84 on request: every geospatial check passes', async () => {
   const { verdicts } = await geoVerdicts([], { threeD: true });
   expect(verdicts).toEqual(Object.fromEntries(GEO_CODES.map((code) => [code, 'pass'])));

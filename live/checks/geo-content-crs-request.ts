@@ -157,7 +157,7 @@ class FeatureWriter {
     if (crs !== undefined && inOther !== undefined) await this.readBack(inOther, crs, `in ${shortCrs(crs)} with Content-Crs: <${crs}>`);
     await this.unsupported();
     await this.cleanUp();
-    if (this.problems.length > 0) return this.finish(code, { verdict: 'fail', summary: 'Content-Crs of a request body is not honoured as the geospatial module requires' });
+    if (this.problems.length > 0) return this.finish(code, { verdict: 'fail', summary: 'features POSTed with and without Content-Crs are not created as the geospatial module requires' });
     if (this.unjudged.length > 0) return this.finish(code, { verdict: 'error', summary: `not judged: ${this.unjudged.join('; ')}` });
     const written = crs === undefined ? 'in CRS84 without Content-Crs' : `in ${shortCrs(crs)} with Content-Crs and in CRS84 without it`;
     return this.finish(code, { verdict: 'pass', summary: `copies of ${this.sample.identity} POSTed ${written} read back within ${TOLERANCE_METRES} m of it; an unsupported Content-Crs gives 400` }, false);
@@ -259,8 +259,10 @@ class FeatureWriter {
     const remaining: string[] = [];
     // A Location that is not new names no copy of adr-check's: its readBack said so, nothing is deleted.
     for (const location of this.created.filter((candidate) => this.isNew(candidate))) {
-      const deleted = this.mayDelete(location) ? await this.context.send({ method: 'DELETE', url: location }) : undefined;
-      if (deleted === undefined || deleted.status === undefined || deleted.status >= 300) remaining.push(`${location}${deleted === undefined ? '' : ` (DELETE answered ${describeAnswer(deleted)})`}`);
+      const kept = this.whyNotDeleted(location);
+      if (kept !== undefined) { remaining.push(`${location} (${kept})`); continue; }
+      const deleted = await this.context.send({ method: 'DELETE', url: location });
+      if (!isSuccess(deleted.status)) remaining.push(`${location} (DELETE answered ${describeAnswer(deleted)})`);
     }
     if (remaining.length > 0) this.notes.push(`${count(remaining.length, 'feature')} adr-check created ${remaining.length === 1 ? 'remains' : 'remain'}: ${remaining.join(', ')}`);
   }
@@ -270,10 +272,10 @@ class FeatureWriter {
    * collection the copy was POSTed to, that the description lets be deleted, not the sample, and
    * named by one POST only. A server that points Location at data of its own loses nothing.
    */
-  private mayDelete(location: string): boolean {
+  private whyNotDeleted(location: string): string | undefined {
     const path = relativePath(this.context, location);
-    if (path === undefined || !path.startsWith(`${this.write.path}/`)) return false;
-    return isObject(pathItemFor(this.context.description, path).delete);
+    if (path === undefined || !path.startsWith(`${this.write.path}/`)) return `not deleted: not under ${this.write.path}`;
+    return isObject(pathItemFor(this.context.description, path).delete) ? undefined : 'not deleted: the description declares no DELETE there';
   }
 
   /** Not the sample's own URL (or self link), and named by one POST only. */

@@ -100,9 +100,11 @@ export interface GeoJsonServerOptions {
   array?: boolean;
   /** POST takes the client's identificatie as the id: 400 without one, 409 for one that exists. */
   clientIds?: boolean;
+  /** The description declares no DELETE (the server still takes one). */
+  noDelete?: boolean;
 }
 
-export async function startGeoJsonServer(faults: GeoJsonFault[] = [], { readOnly = false, hal = false, threeD = false, array = false, clientIds = false }: GeoJsonServerOptions = {}): Promise<HostileServer> {
+export async function startGeoJsonServer(faults: GeoJsonFault[] = [], { readOnly = false, hal = false, threeD = false, array = false, clientIds = false, noDelete = false }: GeoJsonServerOptions = {}): Promise<HostileServer> {
   const has = (fault: GeoJsonFault) => faults.includes(fault);
   const datumShift = !has('rd-without-datum-shift');
   const listed = [...(has('crs84-not-listed') ? [] : [CRS84]), ...(threeD ? [CRS84H] : []), RD, ETRS89];
@@ -131,7 +133,12 @@ export async function startGeoJsonServer(faults: GeoJsonFault[] = [], { readOnly
     const list = (selected: Gebouw[]): unknown => (array ? selected.map(resource) : hal
       ? { ...(selected.length === 0 ? {} : { _embedded: { gebouwen: selected.map(resource) } }), _links: { self: { href: '/v1/gebouwen' } } }
       : { gebouwen: selected.map(resource), _links: { self: { href: '/v1/gebouwen' } } });
-    const declared = readOnly ? { ...DESCRIPTION, paths: { ...DESCRIPTION.paths, '/gebouwen': { get: DESCRIPTION.paths['/gebouwen'].get } } } : DESCRIPTION;
+    const paths = {
+      ...DESCRIPTION.paths,
+      ...(readOnly ? { '/gebouwen': { get: DESCRIPTION.paths['/gebouwen'].get } } : {}),
+      ...(noDelete ? { '/gebouwen/{identificatie}': { get: DESCRIPTION.paths['/gebouwen/{identificatie}'].get } } : {}),
+    };
+    const declared = { ...DESCRIPTION, paths };
     if (url.pathname === '/v1/openapi.json') return send(200, hal ? singleFirst(declared) : declared);
     if (url.pathname === '/v1/crss') return has('no-crss') ? send(404, { status: 404, title: 'Niet gevonden' }) : send(200, { crs: listed });
     if (!SUPPORTED.includes(requested) && !has('unsupported-crs-200')) return send(400, { status: 400, title: 'Ongeldige crs' });
