@@ -1,6 +1,5 @@
-import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
@@ -12,44 +11,14 @@ import {
   catastrophicPattern, deepDescription, description, manyEndlessPaths, manyPathsDescription, pathTemplateBomb, servingDescription, startHostile, type HostileServer,
 } from './support/hostile-servers.js';
 import { issueLeaf, startSServer, stopSServers } from './support/openssl-server.js';
+import { adrCheck, ENVIRONMENT_SECRET, expectBounded, jsonReport, type Outcome } from './support/adr-check-process.js';
 
 /**
  * adr-check against servers that misbehave, on loopback: it must end within its own deadline with
  * a clear verdict or a one-line error, never a stack trace.
  */
-const DEADLINE_SECONDS = 6;
 const servers: Array<net.Server | http.Server> = [];
 const closers: Array<() => Promise<void>> = [];
-
-interface Outcome { code: number; stdout: string; stderr: string; seconds: number; peakMb: number }
-
-/** The environment secret a `$ref` to /proc/self/environ would expose. */
-const ENVIRONMENT_SECRET = 'hunter2-environment-secret';
-
-/**
- * adr-check as a user runs it, a child process (under GNU time, for its peak memory), with a
- * secret in its environment and stdin an open pipe that never sends: reading it would block.
- */
-async function adrCheck(url: string, extra: string[] = []): Promise<Outcome> {
-  const started = Date.now();
-  const folder = mkdtempSync(join(tmpdir(), 'adr-check-hostile-'));
-  const timeFile = join(folder, 'time');
-  const args = ['-o', timeFile, '-f', '%M', process.execPath, '--import', 'tsx', 'live/cli.ts', url, '--timeout', '1500', '--deadline', String(DEADLINE_SECONDS), '--max-body', '100000', ...extra];
-  const options = { cwd: process.cwd(), timeout: 30000, env: { FAKE_DB_PASSWORD: ENVIRONMENT_SECRET, ...process.env } };
-  const result = await new Promise<Omit<Outcome, 'seconds' | 'peakMb'>>((done) => {
-    // Its own process group, killed whole at the time limit: killing GNU time alone would leave adr-check running.
-    const child = spawn('/usr/bin/time', args, { ...options, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => { stdout += chunk.toString('utf8'); });
-    child.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString('utf8'); });
-    const timer = setTimeout(() => process.kill(-(child.pid ?? 0), 'SIGKILL'), options.timeout);
-    child.on('close', (code) => { clearTimeout(timer); done({ code: code ?? -1, stdout, stderr }); });
-  });
-  const peakMb = Number(readFileSync(timeFile, 'utf8').trim().split('\n').pop()) / 1024;
-  rmSync(folder, { recursive: true, force: true });
-  return { ...result, seconds: (Date.now() - started) / 1000, peakMb };
-}
 
 async function hostile(server: Promise<HostileServer>): Promise<HostileServer> {
   const started = await server;
@@ -57,30 +26,11 @@ async function hostile(server: Promise<HostileServer>): Promise<HostileServer> {
   return started;
 }
 
-interface JsonReport {
-  results: Array<{ code: string; verdict: string; summary: string; details: string[] }>;
-  staticFindings: Array<{ code: string; severity: string; path: string; message: string; source?: string }>;
-  lint: { status: string };
-  notices: string[];
-}
-
-function jsonReport(outcome: Outcome): JsonReport {
-  return JSON.parse(outcome.stdout) as JsonReport;
-}
-
 async function listen<T extends net.Server>(server: T): Promise<number> {
   servers.push(server);
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   return (server.address() as AddressInfo).port;
-}
-
-/** tsx itself needs a second or two to start; the checking must stay within the deadline. */
-const STARTUP_ALLOWANCE = 8;
-
-function expectBounded(outcome: Outcome) {
-  expect(outcome.seconds).toBeLessThan(DEADLINE_SECONDS + STARTUP_ALLOWANCE);
-  expect(`${outcome.stdout}${outcome.stderr}`).not.toMatch(/\n\s+at .+:\d+:\d+/);
 }
 
 afterAll(async () => {
