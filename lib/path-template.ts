@@ -12,6 +12,11 @@ export function matchesPathTemplate(template: string, path: string): boolean {
   return templateSegments.every((segment, index) => segmentMatches(piecesOf(segment), pathSegments[index] ?? ''));
 }
 
+/** The key of `paths` a concrete path matches: a literal key wins over a template that also fits it, as OpenAPI matches them. */
+export function matchPathKey(paths: Record<string, unknown>, path: string): string | undefined {
+  return paths[path] !== undefined ? path : Object.keys(paths).find((pathKey) => matchesPathTemplate(pathKey, path));
+}
+
 type Piece = { literal: string } | { variable: true };
 
 function piecesOf(segment: string): Piece[] {

@@ -2,7 +2,7 @@ import type { JWK } from 'jose';
 import type { HttpClient, Exchange, RequestSpec } from './http.js';
 import type { CheckResult } from './report.js';
 import { asArray, asObject, entries, isObject, valueAt, type JsonObject } from '../lib/json.js';
-import { matchesPathTemplate } from '../lib/path-template.js';
+import { matchPathKey } from '../lib/path-template.js';
 
 export interface CheckOptions {
   unsafe: boolean;
@@ -115,9 +115,7 @@ export function pathItemFor(description: JsonObject | undefined, concretePath: s
 
 /** The description's path key (`/a/{id}`) a concrete path matches, as pathItemFor finds it. */
 export function pathKeyFor(description: JsonObject | undefined, concretePath: string): string | undefined {
-  const paths = asObject(description?.paths);
-  const path = concretePath === '' ? '/' : concretePath;
-  return paths[path] !== undefined ? path : Object.keys(paths).find((pathKey) => matchesPathTemplate(pathKey, path));
+  return matchPathKey(asObject(description?.paths), concretePath === '' ? '/' : concretePath);
 }
 
 /** The GET of the path requires credentials: its security (or the document's) has no empty requirement. */
