@@ -1,8 +1,10 @@
 import type { JWK } from 'jose';
-import type { HttpClient, Exchange, RequestSpec } from './http.js';
+import { EXCERPT_BYTES, type HttpClient, type Exchange, type RequestSpec } from './http.js';
 import type { CheckResult } from './report.js';
 import { asArray, asObject, entries, isObject, valueAt, type JsonObject } from '../lib/json.js';
 import { matchPathKey } from '../lib/path-template.js';
+import { isUnderBase } from '../lib/url-scope.js';
+import { safeDecode } from '../lib/uri.js';
 
 export interface CheckOptions {
   unsafe: boolean;
@@ -34,7 +36,7 @@ export interface CheckContext {
   /** Concrete paths (relative to the base) with a GET operation. */
   getPaths: string[];
   options: CheckOptions;
-  /** Every exchange of the run so far, for checks that judge all responses. */
+  /** Every exchange of the run so far, for checks that judge all responses: their heads and a body excerpt, never whole bodies. */
   exchanges: Exchange[];
   /** Whether the user gave credentials (--header, ADR_CHECK_TOKEN). */
   hasCredentials: boolean;
@@ -54,16 +56,18 @@ export interface LiveCheck {
 }
 
 export function createContext(client: HttpClient, baseUrl: string, options: CheckOptions): CheckContext {
+  const base = baseUrl.replace(/\/+$/, '');
   const exchanges: Exchange[] = [];
   const cache = new Map<string, Promise<Exchange>>();
   const send = async (spec: RequestSpec) => {
-    const exchange = await client.send(spec);
-    exchanges.push(exchange);
+    const refusal = outOfScope(base, spec);
+    const exchange = refusal === undefined ? await client.send(spec) : refused(spec, refusal);
+    exchanges.push(headOf(exchange));
     return exchange;
   };
   return {
     client,
-    baseUrl: baseUrl.replace(/\/+$/, ''),
+    baseUrl: base,
     getPaths: [],
     descriptionBytes: 0,
     options,
@@ -74,11 +78,43 @@ export function createContext(client: HttpClient, baseUrl: string, options: Chec
     get(path: string) {
       const existing = cache.get(path);
       if (existing !== undefined) return existing;
-      const pending = send({ method: 'GET', url: `${baseUrl.replace(/\/+$/, '')}${path}` });
+      const pending = send({ method: 'GET', url: `${base}${path}` });
       cache.set(path, pending);
       return pending;
     },
   };
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE']);
+
+/**
+ * Why a request must not be sent: on the API's origin but outside its base URL as a server would
+ * read it (`..`, encoded dots, slashes, backslashes), while it changes something or carries the
+ * user's credentials. An anonymous read outside the base path stays allowed: the description, the
+ * landing page and `/.well-known/` metadata live there. Other origins are the checks' own decision
+ * (the authorization server, plain HTTP), each made where it is sent.
+ */
+function outOfScope(base: string, spec: RequestSpec): string | undefined {
+  let target: URL;
+  try {
+    target = new URL(spec.url);
+  } catch {
+    return undefined;
+  }
+  if (target.origin !== new URL(base).origin) return undefined;
+  const risky = !SAFE_METHODS.has(spec.method.toUpperCase()) || spec.anonymous !== true;
+  if (!risky || isUnderBase(base, spec.url)) return undefined;
+  return `not sent: ${spec.method} ${spec.url} leaves the API's base URL ${base} (as a server would read the path)`;
+}
+
+function refused(spec: RequestSpec, reason: string): Exchange {
+  return { method: spec.method, url: spec.url, requestHeaders: {}, headers: {}, headerNames: {}, headerCounts: {}, body: '', bodyBytes: 0, bodyTruncated: false, error: reason, durationMs: 0 };
+}
+
+/** What the run keeps of an exchange for the checks that judge every response: no whole bodies. */
+function headOf(exchange: Exchange): Exchange {
+  const { rawBody: _raw, ...rest } = exchange;
+  return exchange.body.length <= EXCERPT_BYTES ? rest : { ...rest, body: exchange.body.slice(0, EXCERPT_BYTES) };
 }
 
 /**
@@ -153,15 +189,20 @@ export function concreteGetPaths(description: JsonObject | undefined, extra: str
     const parameters = [...parameterList(pathItem.parameters), ...parameterList(pathItem.get.parameters)].map((parameter) => followLocalReference(description, parameter));
     const concrete = fillVariables(pathKey, parameters);
     // The description's `/` is the base URL itself: `https://host/v1`, not `https://host/v1/`.
-    if (concrete !== undefined) found.push(concrete === '/' ? '' : concrete);
+    if (concrete !== undefined && staysUnderBase(concrete)) found.push(concrete === '/' ? '' : concrete);
   }
   return [...new Set([...found, ...extra.map((path) => (path.startsWith('/') ? path : `/${path}`))])].slice(0, MAX_PATHS);
+}
+
+/** A path key that, appended to any base URL, stays under it (`/../admin`, `/%2e%2e/x` do not). */
+function staysUnderBase(path: string): boolean {
+  return isUnderBase('http://base.invalid/b', `http://base.invalid/b${path}`);
 }
 
 /** Parameters are often shared as `#/components/parameters/...`; the downloaded description is unresolved. */
 export function followLocalReference(description: JsonObject | undefined, parameter: JsonObject): JsonObject {
   if (typeof parameter.$ref !== 'string' || !parameter.$ref.startsWith('#/')) return parameter;
-  const segments = parameter.$ref.slice(2).split('/').map((segment) => decodeURIComponent(segment).replace(/~1/g, '/').replace(/~0/g, '~'));
+  const segments = parameter.$ref.slice(2).split('/').map((segment) => safeDecode(segment).replace(/~1/g, '/').replace(/~0/g, '~'));
   const target = valueAt(description, segments);
   return isObject(target) ? target : parameter;
 }
@@ -179,9 +220,20 @@ function fillVariables(pathKey: string, parameters: JsonObject[]): string | unde
       missing = true;
       return '';
     }
-    return encodeURIComponent(String(example));
+    const encoded = encodeSegment(String(example));
+    if (encoded === undefined) missing = true;
+    return encoded ?? '';
   });
   return missing ? undefined : filled;
+}
+
+/** A path segment for an example value; undefined for a string no URL can carry (a lone surrogate). */
+function encodeSegment(value: string): string | undefined {
+  try {
+    return encodeURIComponent(value);
+  } catch {
+    return undefined;
+  }
 }
 
 function firstExample(examples: unknown): unknown {

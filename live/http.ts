@@ -1,6 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { TLSSocket } from 'node:tls';
+import { PinnedResolver } from './resolve.js';
 
 export interface ClientOptions {
   /** Per request: connect, TLS handshake and the whole response. */
@@ -14,6 +15,8 @@ export interface ClientOptions {
   headers: Record<string, string>;
   ca?: string;
   insecure: boolean;
+  /** Ask this DNS server (host or host:port) instead of the system's resolver. */
+  dnsServer?: string;
 }
 
 export interface RequestSpec {
@@ -25,6 +28,8 @@ export interface RequestSpec {
   anonymous?: boolean;
   /** Keep the whole body (up to --max-body); otherwise only its first EXCERPT_BYTES are kept. */
   keepBody?: boolean;
+  /** Also keep the body's bytes as received (a digest needs them): only where a check computes one. */
+  keepRaw?: boolean;
 }
 
 /** What is kept of a body nobody needs whole: enough for an excerpt and a stack-trace search. */
@@ -53,7 +58,7 @@ export interface Exchange {
   body: string;
   /** Bytes of body received (up to --max-body). */
   bodyBytes: number;
-  /** The body's bytes as received, when asked with keepBody (a digest needs them, not their UTF-8 reading). */
+  /** The body's bytes as received, when asked with keepRaw (a digest needs them, not their UTF-8 reading). */
   rawBody?: Buffer;
   /** The body was cut at --max-body: the server sent more. */
   bodyTruncated: boolean;
@@ -71,8 +76,12 @@ export class HttpClient {
   private active = 0;
   private readonly waiting: Array<() => void> = [];
   private sent = 0;
+  /** One address per host name for the whole run (no DNS rebinding between requests). */
+  readonly resolver: PinnedResolver;
 
-  constructor(readonly options: ClientOptions) {}
+  constructor(readonly options: ClientOptions) {
+    this.resolver = new PinnedResolver(options.dnsServer);
+  }
 
   get requestCount(): number {
     return this.sent;
@@ -123,21 +132,29 @@ export class HttpClient {
         return;
       }
       const transport = url.protocol === 'https:' ? https : http;
-      const request = transport.request(url, {
-        method: spec.method,
-        headers: { 'user-agent': 'adr-check', ...requestHeaders },
-        ca: this.options.ca,
-        rejectUnauthorized: !this.options.insecure,
-        agent: false,
-        servername: isIpAddress(url.hostname) ? undefined : url.hostname,
-      });
+      let request: http.ClientRequest;
+      try {
+        request = transport.request(url, {
+          method: spec.method,
+          headers: { 'user-agent': 'adr-check', ...requestHeaders },
+          ca: this.options.ca,
+          rejectUnauthorized: !this.options.insecure,
+          agent: false,
+          lookup: this.resolver.lookup,
+          servername: isIpAddress(url.hostname) ? undefined : url.hostname,
+        });
+      } catch (error) {
+        // Node refuses a header value with CR, LF or other characters HTTP forbids before sending anything.
+        finish({ ...NO_RESPONSE, error: `not sent: ${describeError(error as Error)}` });
+        return;
+      }
       const timer = setTimeout(() => {
         request.destroy();
         finish({ ...NO_RESPONSE, error: `no complete response within ${timeout} ms` });
       }, timeout);
       request.on('error', (error) => finish({ ...NO_RESPONSE, error: describeError(error) }));
       request.on('response', (response) => {
-        const body = new BoundedBody(this.options.maxBodyBytes, spec.keepBody === true ? this.options.maxBodyBytes : EXCERPT_BYTES);
+        const body = new BoundedBody(this.options.maxBodyBytes, spec.keepBody === true || spec.keepRaw === true ? this.options.maxBodyBytes : EXCERPT_BYTES, spec.keepRaw === true);
         const tls = tlsInfo(response.socket as TLSSocket);
         const done = () => finish({ status: response.statusCode, headers: flattenHeaders(response.headers), headerNames: spellingOf(response.rawHeaders), headerCounts: countsOf(response.rawHeaders), ...body.result(), tls });
         response.on('data', (chunk: Buffer) => {
@@ -171,7 +188,7 @@ class BoundedBody {
   private received = 0;
   private truncated = false;
 
-  constructor(private readonly limit: number, private readonly keep: number) {}
+  constructor(private readonly limit: number, private readonly keep: number, private readonly keepRaw: boolean) {}
 
   add(chunk: Buffer): 'more' | 'full' {
     if (this.truncated) return 'full';
@@ -188,7 +205,7 @@ class BoundedBody {
 
   result(): { body: string; bodyBytes: number; bodyTruncated: boolean; rawBody?: Buffer } {
     const raw = Buffer.concat(this.chunks);
-    return { body: raw.toString('utf8'), bodyBytes: this.received, bodyTruncated: this.truncated, ...(this.keep === this.limit ? { rawBody: raw } : {}) };
+    return { body: raw.toString('utf8'), bodyBytes: this.received, bodyTruncated: this.truncated, ...(this.keepRaw ? { rawBody: raw } : {}) };
   }
 }
 

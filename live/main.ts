@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import type { JWK } from 'jose';
 import { parseArgs } from 'node:util';
+import { isIP } from 'node:net';
 import { FORMATS, render, type Format } from './formats.js';
 import { count, type Report } from './report.js';
 import { printable, redactText, secretForms } from './redaction.js';
@@ -22,6 +23,8 @@ options:
   --header "Name: value"   send this header (credentials) with every request; repeatable; redacted in reports
   --ca <file>              trust this CA (PEM) besides the system's
   --insecure               do not verify certificates (the TLS check is then not done)
+  --dns-server <ip[:port]> resolve host names with this DNS server instead of the system's
+                           (each name is resolved once per run, and every connection goes there)
   --unsafe                 also send writes: undeclared POST, PUT, PATCH and DELETE (405
                            probes), a protected write, and POSTs of features with Content-Crs
                            (deleted again where the API declares DELETE)
@@ -70,6 +73,7 @@ function parse(argv: string[], environment: NodeJS.ProcessEnv): Cli | 'help' | '
       header: { type: 'string', multiple: true, default: [] },
       ca: { type: 'string' },
       insecure: { type: 'boolean', default: false },
+      'dns-server': { type: 'string' },
       unsafe: { type: 'boolean', default: false },
       path: { type: 'string', multiple: true, default: [] },
       'cors-origin': { type: 'string' },
@@ -114,6 +118,7 @@ function parse(argv: string[], environment: NodeJS.ProcessEnv): Cli | 'help' | '
         headers,
         ca: values.ca === undefined ? undefined : readCa(values.ca),
         insecure: values.insecure,
+        ...(values['dns-server'] === undefined ? {} : { dnsServer: dnsServer(values['dns-server']) }),
         timeoutMs: positiveNumber('timeout', values.timeout),
         deadlineMs: positiveNumber('deadline', values.deadline) * 1000,
         maxRequests: positiveNumber('max-requests', values['max-requests']),
@@ -135,6 +140,13 @@ function parseHeader(line: string): [string, string] {
 
 function httpUrl(flag: string, value: string): string {
   if (!/^https?:\/\/[^/]/i.test(value)) throw new UsageError(`--${flag} takes an http(s) URL, not ${value}`);
+  return value;
+}
+
+/** An IP address with an optional port, as node:dns takes servers (`[::1]:53` for IPv6 with a port). */
+function dnsServer(value: string): string {
+  const host = value.replace(/^\[([^\]]+)\](:\d+)?$/, '$1').replace(/^([\d.]+):\d+$/, '$1');
+  if (isIP(host) === 0) throw new UsageError(`--dns-server takes an IP address with an optional port, not ${value}`);
   return value;
 }
 

@@ -57,7 +57,7 @@ function checkFor(kind: SignatureKind): LiveCheck {
     applies: async (context) => signs(context, kind.header) || `the description declares no ${kind.header} and no response carried one`,
     async run(context: CheckContext): Promise<CheckResult> {
       const paths = context.getPaths.slice(0, MAX_RESPONSES);
-      const exchanges = await Promise.all(paths.map((path) => context.send({ method: 'GET', url: `${context.baseUrl}${path}`, keepBody: true })));
+      const exchanges = await Promise.all(paths.map((path) => context.send({ method: 'GET', url: `${context.baseUrl}${path}`, keepBody: true, keepRaw: true })));
       const problems: string[] = [];
       const notes = new Set<string>();
       const evidence: Evidence[] = [];

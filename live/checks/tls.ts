@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { TLS_DEADLINE_MS, type CheckContext, type LiveCheck } from '../context.js';
 import { count, evidenceOf, noAnswerResult, pathLabel, worst, type CheckResult, type Evidence } from '../report.js';
 import { probeTls, findingsOf, type ProbeResult } from '../tls/prober.js';
@@ -63,8 +64,11 @@ function plainHttpUrl(context: CheckContext, base: URL): string {
 
 async function probeAndGrade(context: CheckContext, base: URL): Promise<{ result: ProbeResult; grade: TlsGrade }> {
   const { timeoutMs, deadline: runDeadline, concurrency, ca } = context.client.options;
-  const host = base.hostname.replace(/^\[|\]$/g, '');
+  const name = base.hostname.replace(/^\[|\]$/g, '');
   const deadline = Math.min(runDeadline, Date.now() + (context.options.tlsDeadlineMs ?? TLS_DEADLINE_MS));
-  const result = await probeTls({ host, port: base.port === '' ? 443 : Number(base.port), timeoutMs, deadline, concurrency, ...(ca === undefined ? {} : { ca }) });
+  // The run's pinned address: the prober's own sockets go where the HTTP requests went, the name stays the SNI.
+  const pinned = await context.client.resolver.resolve(name).catch(() => undefined);
+  const serverName = isIP(name) === 0 ? { serverName: name } : {};
+  const result = await probeTls({ host: pinned?.address ?? name, ...serverName, port: base.port === '' ? 443 : Number(base.port), timeoutMs, deadline, concurrency, ...(ca === undefined ? {} : { ca }) });
   return { result, grade: gradeFindings(findingsOf(result), IANA_CIPHER_SUITES) };
 }

@@ -515,7 +515,7 @@ export async function probeTls(options: ProbeOptions): Promise<ProbeResult> {
   // Nothing accepted is no grade at all (a server that wants another SNI name, say), not a pass.
   if (!protocols.some((result) => result.accepted)) prober.notes.push(`no protocol version was accepted (${protocols.map((result) => `${result.protocol}: ${result.outcome}`).join('; ')})`);
   return {
-    target: `${options.host}:${options.port}`,
+    target: `${options.serverName ?? options.host}:${options.port}`,
     protocols,
     groups: { 'TLSv1.3': tls13Groups, 'TLSv1.2': keyExchange.groups },
     dhGroups: keyExchange.dhGroups,

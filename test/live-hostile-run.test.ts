@@ -1,0 +1,71 @@
+import { description, servingDescription, startHostile, type HostileServer } from './support/hostile-servers.js';
+import { adrCheck, expectBounded, jsonReport, startOffTarget, type OffTarget } from './support/adr-check-process.js';
+import { startDnsServer, type DnsServer } from './support/dns-server.js';
+
+/**
+ * Issue 21, the run as a whole: one address per host name (4), what the run keeps (8), and every
+ * step guarded so that an internal error still gives the report of what was observed (11).
+ */
+const closers: Array<() => Promise<void>> = [];
+
+afterAll(async () => {
+  await Promise.all(closers.map((close) => close()));
+});
+
+async function kept<T extends { close(): Promise<void> }>(started: Promise<T>): Promise<T> {
+  const value = await started;
+  closers.push(() => value.close());
+  return value;
+}
+
+/** GET paths without variables that answer 200 JSON with API-Version. */
+function pathsDescription(count: number): Record<string, unknown> {
+  const paths = Object.fromEntries(Array.from({ length: count }, (_, index) => [`/p${index}`, { get: { responses: { 200: { description: 'ok' } } } }]));
+  return description({ paths });
+}
+
+function answeringJson(): Parameters<typeof servingDescription>[1] {
+  return (_request, response) => {
+    response.writeHead(200, { 'content-type': 'application/json', 'api-version': '1.0.0' });
+    response.end('{}');
+  };
+}
+
+describe('4. DNS rebinding: a name is resolved once per run', () => {
+  let target: HostileServer;
+  let offTarget: OffTarget;
+  let dns: DnsServer;
+
+  beforeAll(async () => {
+    target = await kept(startHostile(servingDescription(JSON.stringify(pathsDescription(6)), answeringJson())));
+    offTarget = await kept(startOffTarget(target.port));
+    // The target first, then another loopback address on the same port: every later request would go there.
+    dns = await kept(startDnsServer({ 'api.rebind.test': ['127.0.0.1', '127.0.0.2'] }));
+  });
+
+  test('every request goes to the first address, none with the token to the second', async () => {
+    const outcome = await adrCheck(`http://api.rebind.test:${target.port}/v1`, ['--format', 'json', '--dns-server', dns.address, '--header', 'Authorization: Bearer rebind-secret']);
+    expectBounded(outcome);
+    expect(offTarget.requests).toEqual([]);
+    expect(dns.questions.filter((question) => question === 'A api.rebind.test')).toHaveLength(1);
+    // The run really happened against the target: many requests, with the token.
+    expect(target.requests.length).toBeGreaterThan(10);
+    expect(target.requests.filter((request) => request.headers.authorization === 'Bearer rebind-secret').length).toBeGreaterThan(5);
+    expect(target.requests.every((request) => request.headers.host === `api.rebind.test:${target.port}`)).toBe(true);
+    expect(jsonReport(outcome).results.find((result) => result.code === '/core/http-methods')?.verdict).toBeDefined();
+  }, 40000);
+
+  test('a name the DNS server does not know: one clear line, exit 2', async () => {
+    const outcome = await adrCheck(`http://unknown.rebind.test:${target.port}/v1`, ['--dns-server', dns.address]);
+    expectBounded(outcome);
+    expect(outcome.code).toBe(2);
+    expect(outcome.stderr).toMatch(/^adr-check: cannot reach http:\/\/unknown\.rebind\.test:\d+\/v1\/openapi\.json: ENOTFOUND/);
+    expect(outcome.stderr.trim().split('\n')).toHaveLength(1);
+  }, 40000);
+
+  test('--dns-server takes an IP address', async () => {
+    const outcome = await adrCheck(`http://api.rebind.test:${target.port}/v1`, ['--dns-server', 'dns.example']);
+    expect(outcome.code).toBe(2);
+    expect(outcome.stderr).toBe('adr-check: --dns-server takes an IP address with an optional port, not dns.example\n');
+  }, 40000);
+});
