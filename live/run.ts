@@ -44,14 +44,17 @@ export async function runChecks(baseUrl: string, options: RunOptions): Promise<R
     : first;
   context.description = openApiDescription(described);
   context.descriptionBytes = described.bodyBytes;
+  // Every step is guarded: one that throws is an internal error in the report, and the run goes on.
+  const failures: CheckResult[] = [];
+  const step = <T>(what: string, run: () => T | Promise<T>, fallback: T) => guardedStep(what, run, fallback, failures);
   // The description's `/` is the base URL itself, '' here: it is probed once.
-  context.getPaths = [...new Set(['', ...concreteGetPaths(context.description, options.extraPaths)])];
+  context.getPaths = await step('finding the paths to probe', () => [...new Set(['', ...concreteGetPaths(context.description, options.extraPaths)])], ['']);
   // The lint runs on its own thread within the run's deadline: the live verdicts never wait on it.
   const linting: Promise<LintOutcome | undefined> = context.description === undefined
     ? Promise.resolve(undefined)
-    : lintInWorker(described.body, described.url, { deadline: started + options.client.deadlineMs, memoryMb: options.lintMemoryMb ?? DEFAULT_LINT_MEMORY_MB }, sameOriginFetcher(client, described.url));
+    : step('linting the description', () => lintInWorker(described.body, described.url, { deadline: started + options.client.deadlineMs, memoryMb: options.lintMemoryMb ?? DEFAULT_LINT_MEMORY_MB }, sameOriginFetcher(client, described.url)), undefined);
   const results: CheckResult[] = [];
-  const { checks, leftOut } = await applicableChecks(options.liveChecks ?? LIVE_CHECKS, context);
+  const { checks, leftOut } = await step('choosing the checks that apply', () => applicableChecks(options.liveChecks ?? LIVE_CHECKS, context), { checks: options.liveChecks ?? LIVE_CHECKS, leftOut: [] });
   for (const [index, check] of checks.entries()) {
     options.onProgress?.({ check: check.code, index, total: checks.length, requests: client.requestCount });
     const result = await runGuarded(check, context);
@@ -61,7 +64,7 @@ export async function runChecks(baseUrl: string, options: RunOptions): Promise<R
   const firstAnswer = context.exchanges.find((exchange) => exchange.status !== undefined);
   if (firstAnswer === undefined) throw new TargetError(`nothing answered: ${client.requestCount} requests to ${context.baseUrl}, none got a response (the first: ${first.error ?? 'no answer'})`);
   const notices = options.client.insecure ? ['--insecure: certificates are NOT verified; /core/transport/tls is not done'] : [];
-  if (context.description === undefined) notices.push(...(await missingDescriptionNotices(context, described)));
+  if (context.description === undefined) notices.push(...(await step('looking for the description elsewhere', () => missingDescriptionNotices(context, described), [])));
   if (lint !== undefined && lint.reason !== undefined) notices.push(lint.reason);
   notices.push(...leftOut);
   const geospatial = await geoTarget(context).catch(() => undefined);
@@ -78,7 +81,7 @@ export async function runChecks(baseUrl: string, options: RunOptions): Promise<R
     startedAt: new Date(started).toISOString(),
     durationMs: Date.now() - started,
     requests: client.requestCount,
-    results,
+    results: [...results, ...failures],
     staticFindings: lint?.findings ?? [],
     lint: lint === undefined ? { status: 'not-run', omitted: 0, durationMs: 0 } : { status: lint.status, omitted: lint.omitted, durationMs: lint.durationMs, ...(lint.descriptions === undefined ? {} : { descriptions: lint.descriptions }) },
     notices,
@@ -158,13 +161,26 @@ function moduleLabel(codes: string[]): string {
   return codes.length > 1 && prefix !== undefined && codes.every((code) => code.startsWith(prefix)) ? `the ${prefix}* checks` : codes.join(', ');
 }
 
+/** A step of the run (not a check) that throws: an internal error named in the report, and `fallback` to go on with. */
+async function guardedStep<T>(what: string, run: () => T | Promise<T>, fallback: T, failures: CheckResult[]): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    failures.push({ code: 'adr-check/run', verdict: 'error', summary: `internal error while ${what}: ${firstLine(error)}`, details: [], evidence: [], internalError: true });
+    return fallback;
+  }
+}
+
+function firstLine(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
+}
+
 /** A check that throws reports an error verdict: the other checks and the report go on. */
 async function runGuarded(check: LiveCheck, context: CheckContext): Promise<CheckResult> {
   try {
     return await check.run(context);
   } catch (error) {
-    const message = (error instanceof Error ? error.message : String(error)).split('\n')[0];
-    return { code: check.code, verdict: 'error', summary: `internal error: ${message}`, details: [], evidence: [], internalError: true };
+    return { code: check.code, verdict: 'error', summary: `internal error: ${firstLine(error)}`, details: [], evidence: [], internalError: true };
   }
 }
 

@@ -69,3 +69,31 @@ describe('4. DNS rebinding: a name is resolved once per run', () => {
     expect(outcome.stderr).toBe('adr-check: --dns-server takes an IP address with an optional port, not dns.example\n');
   }, 40000);
 });
+
+describe('11. a strange description is never the end of the run', () => {
+  const strange = {
+    '%zz parameter $ref': { '/items/{id}': { parameters: [{ $ref: '#/components/parameters/%zz' }], get: { responses: { 200: { description: 'ok' } } } } },
+    'lone-surrogate example': { '/items/{id}': { get: { parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' }, example: '\ud800' }], responses: { 200: { description: 'ok' } } } } },
+  };
+
+  test.each(Object.entries(strange))('%s: the report is written (--output too) with the other paths judged', async (_name, strangePaths) => {
+    const paths = { ...strangePaths, '/plain': { get: { responses: { 200: { description: 'ok' } } } } };
+    const text = JSON.stringify(description({ paths, components: { parameters: { zz: { name: 'id', in: 'path', required: true, schema: { type: 'string' }, example: 'x' } } } }));
+    const server = await kept(startHostile(servingDescription(text, answeringJson())));
+    const { mkdtempSync, readFileSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const folder = mkdtempSync(join(tmpdir(), 'adr-check-output-'));
+    const output = join(folder, 'report.json');
+    const outcome = await adrCheck(server.baseUrl, ['--format', 'json', '--output', output]);
+    expectBounded(outcome);
+    expect(outcome.stderr).toBe('');
+    expect(outcome.code).toBe(1);
+    const report = JSON.parse(readFileSync(output, 'utf8')) as ReturnType<typeof jsonReport>;
+    rmSync(folder, { recursive: true, force: true });
+    expect(report.results.some((result) => result.verdict === 'error' && /internal error/.test(result.summary))).toBe(false);
+    // The strange path is left out; the plain one is probed.
+    expect(server.requests.map((request) => `${request.method} ${request.url}`)).toContain('HEAD /v1/plain');
+    expect(server.requests.some((request) => request.url.startsWith('/v1/items/'))).toBe(false);
+  }, 40000);
+});
