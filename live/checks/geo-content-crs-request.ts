@@ -5,18 +5,21 @@ import { demandsCredentials, followLocalReference, pathItemFor, pathKeyFor, type
 import type { Exchange } from '../http.js';
 import { count, describeAnswer, evidenceOf, isSuccess, type CheckResult, type Evidence } from '../report.js';
 import { CRS84, fromCrs84, isLatitudeFirst, isTransformable, sameCrs, toCrs84, worstDistance, type Position } from '../geo/crs.js';
-import { geoTarget, getGeometry, sameOriginHref, sampleOf, type GeoCollection, type GeoSample, type GeoTarget } from '../geo/discover.js';
-import { copyWithGeometry, geometryOf, hasIdentifier, linkHref, mapPositions, positionsOf, withIdentifiers, type IdentifierMode } from '../geo/geojson.js';
+import { geoTarget, getGeometry, sameOriginHref, sampleOf, withQuery, type GeoCollection, type GeoSample, type GeoTarget } from '../geo/discover.js';
+import { copyWithGeometry, geometryOf, hasIdentifier, identityOf, itemsOf, linkHref, mapPositions, parseJson, positionsOf, withIdentifiers } from '../geo/geojson.js';
 import { notGeospatial } from './geo-crs-list.js';
 import { formatDistance, shortCrs, TOLERANCE_METRES, UNSUPPORTED_CRS } from './geo-crs-negotiation.js';
 import { safeDecode } from '../../lib/uri.js';
+import { isUnderBase } from '../../lib/url-scope.js';
 
 /**
  * /geo/content-crs-request-header, live and only with --unsafe: a copy of a sample feature is
  * created with its geometry in another CRS and `Content-Crs` naming it, and once in CRS84 without
  * the header; each, read back in CRS84, must lie where the sample lies. An unsupported
- * Content-Crs must give 400. What adr-check created it deletes again where the description
- * declares DELETE.
+ * Content-Crs must give 400. A copy never carries the sample's own identifiers (an upsert would
+ * overwrite the sample): new ones adr-check made up, or none. What adr-check can prove it created
+ * it deletes again where the description declares DELETE; anything else it leaves and names
+ * (docs/live/unsafe.md).
  */
 
 /** Collections tried for one with a feature to copy: enough to pass over an empty first one, bounded in requests. */
@@ -34,6 +37,22 @@ interface Created {
   exchange: Exchange;
   /** Same-origin URL of the new resource, from Location. */
   location?: string;
+  /** The identifier values adr-check made up for this copy. */
+  sent: string[];
+  /** Keys (resourceKey) of URLs named by those identifiers that answered 404 or 410 just before the POST. */
+  absentBefore: Set<string>;
+  /** The GET of the Location, once made. */
+  read?: { status?: number; body: unknown };
+}
+
+/** What adr-check knew to exist before its first POST: the sample and the collection's first page. */
+interface Existing {
+  /** resourceKey of every URL that names an existing feature, with the feature's identity. */
+  urls: Map<string, string>;
+  /** Every identifier value of those features, lower case, with the feature's identity. */
+  identifiers: Map<string, string>;
+  /** The page listed the whole collection (no next page) and named each feature: a URL not among them did not exist. */
+  complete: boolean;
 }
 
 export const geoContentCrsRequestHeader: LiveCheck = {
@@ -76,10 +95,10 @@ function writeTargets(context: CheckContext, target: GeoTarget): WriteTarget[] {
   return found;
 }
 
+/** The path under the base URL, for a URL that stays under it as a server would read it. */
 function relativePath(context: CheckContext, url: string): string | undefined {
-  const base = new URL(context.baseUrl);
-  const parsed = new URL(url);
-  return parsed.origin === base.origin && parsed.pathname.startsWith(base.pathname) ? parsed.pathname.slice(base.pathname.replace(/\/$/, '').length) : undefined;
+  if (!isUnderBase(context.baseUrl, url)) return undefined;
+  return new URL(url).pathname.slice(new URL(context.baseUrl).pathname.replace(/\/+$/, '').length);
 }
 
 /** The JSON media type the POST's request body declares: geo+json first for an OGC API. */
@@ -123,21 +142,23 @@ class FeatureWriter {
   /** What could not be observed: with no problem found, the verdict is `error`, not `pass`. */
   private readonly unjudged: string[] = [];
   private readonly evidence: Evidence[] = [];
-  private readonly created: string[] = [];
-  /** How copies carry the sample's identifier: as it is, until the API answers 409 to that. */
-  private identifiers: IdentifierMode = 'kept';
-
-  /** Where the sample itself lives (its URL, its self link): no Location of a copy may name it. */
-  private readonly sampleUrls: string[];
+  private readonly attempts: Created[] = [];
+  /** Copies carry identifiers adr-check made up, or (where the API refuses those) none; never the sample's own. */
+  private identifiers: 'fresh' | 'left-out' = 'fresh';
+  private existing: Existing;
 
   constructor(private readonly context: CheckContext, private readonly target: GeoTarget, private readonly write: WriteTarget, private readonly sample: GeoSample) {
-    const self = sameOriginHref(context, linkHref(sample.item, 'self'), sample.url);
-    this.sampleUrls = [sample.url, ...(self === undefined ? [] : [self])];
+    this.existing = { urls: new Map(), identifiers: new Map(), complete: false };
+    this.remember(sample.item, sample.identity, sample.url);
+    // A plain sample's URL is its collection's: that names the collection, not the sample.
+    const sampleKey = resourceKey(sample.url);
+    if (sampleKey !== undefined && sampleKey !== resourceKey(write.collection.itemsUrl)) this.existing.urls.set(sampleKey, sample.identity);
   }
 
   async judge(code: string): Promise<CheckResult> {
     const size = Buffer.byteLength(JSON.stringify(this.sample.item));
     if (size > MAX_COPY_BYTES) return this.finish(code, { verdict: 'skip', summary: `nothing to copy: ${this.sample.identity} is ${size.toLocaleString('en')} bytes of JSON; adr-check POSTs copies of at most ${MAX_COPY_BYTES.toLocaleString('en')}` });
+    await this.survey();
     const crs = writingCrs(this.write.collection);
     const inCrs84 = await this.create(CRS84, undefined);
     if (inCrs84 === undefined) return this.finish(code, { verdict: 'skip', summary: `nothing to copy: the geometry of ${this.sample.identity} could not be transformed` });
@@ -167,6 +188,35 @@ class FeatureWriter {
     return { code, ...outcome, details: [...this.problems, ...this.notes], evidence: withEvidence ? this.evidence : [] };
   }
 
+  /** A feature known to exist: its URLs (the one it was fetched at, its self link, `{items}/{id}`) and identifiers. */
+  private remember(item: JsonObject, identity: string, fetchedAt: string): void {
+    const self = sameOriginHref(this.context, linkHref(item, 'self'), fetchedAt);
+    const id = typeof item.id === 'string' || typeof item.id === 'number' ? itemUrl(this.write.collection.itemsUrl, String(item.id)) : undefined;
+    for (const url of [self, id]) {
+      const key = url === undefined ? undefined : resourceKey(url);
+      if (key !== undefined) this.existing.urls.set(key, identity);
+    }
+    for (const value of identifiersOf(item)) this.existing.identifiers.set(value.toLowerCase(), identity);
+  }
+
+  /**
+   * Before the first POST: the collection's first page, as the sample was found. Every feature on
+   * it exists; when the page is the whole collection and names each feature, a URL that is none
+   * of them named nothing before the POST.
+   */
+  private async survey(): Promise<void> {
+    const listUrl = this.target.style === 'ogc' ? withQuery(this.write.collection.itemsUrl, { limit: String(SURVEY_LIMIT) }) : this.write.collection.itemsUrl;
+    const list = await this.context.send({ method: 'GET', url: listUrl, headers: { accept: this.target.style === 'ogc' ? 'application/geo+json' : 'application/json' }, keepBody: true });
+    const body = list.status === 200 ? parseJson(list.body) : undefined;
+    const items = itemsOf(body);
+    for (const item of items) this.remember(item, identityOf(item), list.url);
+    const matched = asObject(body).numberMatched;
+    const nextPage = linkHref(body, 'next') !== undefined || /rel="?next"?/i.test(list.headers.link ?? '');
+    const named = items.every((item) => identifiersOf(item).length > 0 || linkHref(item, 'self') !== undefined);
+    const whole = (typeof matched !== 'number' || matched <= items.length) && (this.target.style !== 'ogc' || items.length < SURVEY_LIMIT);
+    this.existing.complete = list.status === 200 && items.length > 0 && !nextPage && named && whole;
+  }
+
   /**
    * POST a copy of the sample with its geometry in `crs`; `header` is the Content-Crs to send, if
    * any. Undefined when the geometry has no positions in `crs`.
@@ -177,32 +227,73 @@ class FeatureWriter {
     const copy = copyWithGeometry(this.sample.item, geometry);
     const headers: Record<string, string> = { 'content-type': this.write.mediaType, accept: `${this.write.mediaType}, application/json;q=0.9, application/problem+json;q=0.8` };
     if (header !== undefined) headers['content-crs'] = header;
-    const post = (sent: Record<string, string>) => this.context.send({ method: 'POST', url: `${this.context.baseUrl}${this.write.path}`, headers: sent, body: JSON.stringify(withIdentifiers(copy, this.identifiers, freshIdentifier)) });
-    let exchange = await post(headers);
-    // A server that takes the client's identifier refuses the sample's own (409): the copy is sent without it, or with a new one.
-    if (exchange.status === 409 && this.identifiers === 'kept' && hasIdentifier(copy)) {
-      for (const mode of ['left-out', 'fresh'] as const) {
-        this.identifiers = mode;
-        const retried = await post(headers);
-        if (isSuccess(retried.status)) {
-          this.notes.push(`a copy with ${this.sample.identity}'s own identifier gives 409: the copies were sent with ${mode === 'left-out' ? 'the identifier left out' : 'a new identifier'}`);
-          exchange = retried;
-          break;
-        }
-        if (mode === 'fresh') this.identifiers = 'kept';
-      }
+    const post = async (sent: Record<string, string>): Promise<Created> => {
+      const identified = await this.identified(copy);
+      const exchange = await this.context.send({ method: 'POST', url: `${this.context.baseUrl}${this.write.path}`, headers: sent, body: JSON.stringify(identified.body) });
+      return { exchange, sent: identified.sent, absentBefore: identified.absentBefore };
+    };
+    let attempt = await post(headers);
+    // An API that refuses identifiers from the client: the copies go without one (never with the sample's own).
+    if (REFUSED_IDENTIFIER.includes(attempt.exchange.status ?? 0) && this.identifiers === 'fresh' && hasIdentifier(copy) && !this.attempts.some((earlier) => isSuccess(earlier.exchange.status))) {
+      this.identifiers = 'left-out';
+      const retried = await post(headers);
+      if (isSuccess(retried.exchange.status)) {
+        this.notes.push(`a copy with a new identifier gives ${attempt.exchange.status ?? 0}: the copies were sent without identifier`);
+        attempt = retried;
+      } else this.identifiers = 'fresh';
     }
     // OGC API Features part 2 writes the URI in angle brackets; a server that takes it only bare is told so, not failed.
-    if (header !== undefined && retryBare && exchange.status === 400) {
+    if (header !== undefined && retryBare && attempt.exchange.status === 400) {
       const bare = await post({ ...headers, 'content-crs': crs });
-      if (isSuccess(bare.status)) {
+      if (isSuccess(bare.exchange.status)) {
         this.notes.push(`Content-Crs: ${header} gives 400, the bare URI is accepted: OGC API Features part 2 writes it in angle brackets`);
-        exchange = bare;
+        attempt = bare;
       }
     }
-    const location = isSuccess(exchange.status) ? sameOriginHref(this.context, exchange.headers.location, exchange.url) : undefined;
-    if (location !== undefined) this.created.push(location);
-    return { exchange, ...(location === undefined ? {} : { location }) };
+    const location = isSuccess(attempt.exchange.status) ? sameOriginHref(this.context, attempt.exchange.headers.location, attempt.exchange.url) : undefined;
+    const created = { ...attempt, ...(location === undefined ? {} : { location }) };
+    this.attempts.push(created);
+    return created;
+  }
+
+  /**
+   * The copy with its identifier members replaced by values adr-check makes up now: none that a
+   * feature seen so far has, and, where `{items}/{value}` can be asked, one that answers 404 there
+   * (a value that answers 2xx is taken: another is made up). Without identifier members, or where
+   * the API refuses them, the copy goes without.
+   */
+  private async identified(copy: JsonObject): Promise<{ body: JsonObject; sent: string[]; absentBefore: Set<string> }> {
+    const absentBefore = new Set<string>();
+    if (this.identifiers === 'left-out' || !hasIdentifier(copy)) return { body: withIdentifiers(copy, 'left-out', () => undefined), sent: [], absentBefore };
+    const originals: unknown[] = [];
+    withIdentifiers(copy, 'fresh', (value) => { originals.push(value); return value; });
+    const chosen = new Map<unknown, unknown>();
+    for (const original of originals.slice(0, MAX_IDENTIFIERS)) {
+      if (chosen.has(original)) continue;
+      const unused = await this.unusedIdentifier(original, absentBefore);
+      // Every value made up answered 2xx: the API claims them all, so the copy goes without.
+      if (unused === undefined) return { body: withIdentifiers(copy, 'left-out', () => undefined), sent: [], absentBefore: new Set() };
+      chosen.set(original, unused);
+    }
+    const body = withIdentifiers(copy, 'fresh', (value) => (chosen.has(value) ? chosen.get(value) : freshIdentifier(value)));
+    return { body, sent: identifiersOf(body), absentBefore };
+  }
+
+  /** A value in the shape of `original` that no feature is known to have; undefined when each one made up answered 2xx. */
+  private async unusedIdentifier(original: unknown, absentBefore: Set<string>): Promise<unknown> {
+    for (let round = 0; round < MAX_IDENTIFIER_TRIES; round += 1) {
+      const candidate = freshIdentifier(original);
+      if (this.existing.identifiers.has(String(candidate).toLowerCase())) continue;
+      const url = itemUrl(this.write.collection.itemsUrl, String(candidate));
+      if (!isUnderBase(this.context.baseUrl, url)) return candidate;
+      const before = await this.context.send({ method: 'GET', url, headers: { accept: 'application/json' } });
+      if (before.status === 404 || before.status === 410) {
+        absentBefore.add(resourceKey(url) ?? url);
+        return candidate;
+      }
+      if (!isSuccess(before.status)) return candidate;
+    }
+    return undefined;
   }
 
   /** The created copy, fetched in CRS84, must lie where the sample lies. */
@@ -218,12 +309,14 @@ class FeatureWriter {
       this.evidence.push(evidenceOf(exchange, ['Location']));
       return;
     }
-    if (!this.isNew(attempt.location)) {
-      this.problems.push(`a copy of ${this.sample.identity} ${how}: ${exchange.status} with Location ${attempt.location}, which names ${this.sampleUrls.includes(attempt.location) ? `${this.sample.identity} itself` : 'another copy too'}, expected the new resource's URI`);
+    const named = this.namedExisting(attempt);
+    if (named !== undefined) {
+      this.problems.push(`a copy of ${this.sample.identity} ${how}: ${exchange.status} with Location ${attempt.location}, which names ${named}, expected the new resource's URI`);
       this.evidence.push(evidenceOf(exchange, ['Location']));
       return;
     }
     const { exchange: read, body } = await getGeometry(this.context, this.target.style, attempt.location, this.target.style === 'ogc' ? 'feature' : 'plain');
+    attempt.read = { ...(read.status === undefined ? {} : { status: read.status }), body };
     if (read.status === undefined) {
       this.unjudged.push(`GET ${new URL(attempt.location).pathname} of the copy ${how} got no answer (${read.error ?? 'unknown'})`);
       return;
@@ -231,6 +324,12 @@ class FeatureWriter {
     if (read.status !== 200) {
       this.problems.push(`a copy of ${this.sample.identity} ${how}: created, but GET ${new URL(attempt.location).pathname} answered ${describeAnswer(read)}, expected 200`);
       this.evidence.push(evidenceOf(read, ['Content-Type']));
+      return;
+    }
+    const foreign = this.foreignIdentifier(attempt);
+    if (foreign !== undefined) {
+      this.problems.push(`a copy of ${this.sample.identity} ${how}: ${exchange.status} with Location ${attempt.location}, which reads back as ${foreign}, a feature that existed before the POST (an upsert?), expected the new resource`);
+      this.evidence.push(evidenceOf(exchange, ['Location']), evidenceOf(read, ['Content-Type']));
       return;
     }
     const stored = positionsOf(geometryOf(body)).map((position) => toCrs84(CRS84, position) as Position);
@@ -254,35 +353,132 @@ class FeatureWriter {
     this.evidence.push(evidenceOf(attempt.exchange, ['Location', 'Content-Type']));
   }
 
-  /** Delete what was created, where the description declares DELETE; say what remains. */
+  /**
+   * Delete what adr-check can prove it created, where the description declares DELETE; name every
+   * Location left, and why. A Location that names an existing feature was failed in readBack and
+   * is only named here.
+   */
   private async cleanUp(): Promise<void> {
     const remaining: string[] = [];
-    // A Location that is not new names no copy of adr-check's: its readBack said so, nothing is deleted.
-    for (const location of this.created.filter((candidate) => this.isNew(candidate))) {
-      const kept = this.whyNotDeleted(location);
-      if (kept !== undefined) { remaining.push(`${location} (${kept})`); continue; }
-      const deleted = await this.context.send({ method: 'DELETE', url: location });
-      if (!isSuccess(deleted.status)) remaining.push(`${location} (DELETE answered ${describeAnswer(deleted)})`);
+    const unproven: string[] = [];
+    for (const attempt of this.attempts) {
+      if (attempt.location === undefined) continue;
+      const doubt = await this.doubt(attempt);
+      if (doubt !== undefined) { unproven.push(`${attempt.location} (${doubt})`); continue; }
+      const kept = this.whyNotDeleted(attempt.location);
+      if (kept !== undefined) { remaining.push(`${attempt.location} (${kept})`); continue; }
+      const deleted = await this.context.send({ method: 'DELETE', url: attempt.location });
+      if (!isSuccess(deleted.status)) remaining.push(`${attempt.location} (DELETE answered ${describeAnswer(deleted)})`);
     }
     if (remaining.length > 0) this.notes.push(`${count(remaining.length, 'feature')} adr-check created ${remaining.length === 1 ? 'remains' : 'remain'}: ${remaining.join(', ')}`);
+    if (unproven.length > 0) this.notes.push(`${count(unproven.length, 'Location')} not deleted, as adr-check cannot prove it created what ${unproven.length === 1 ? 'it names' : 'they name'}: ${unproven.join(', ')}`);
   }
 
   /**
-   * A Location is deleted only where it can be nothing but the copy: a resource under the
-   * collection the copy was POSTed to, that the description lets be deleted, not the sample, and
-   * named by one POST only. A server that points Location at data of its own loses nothing.
+   * Why the resource at a Location may not be adr-check's own copy, or undefined when it is proven
+   * to be: a direct child of the collection, named by no other POST, no feature known before,
+   * shown not to have existed before the POST (its URL answered 404 just before, or the whole
+   * collection was listed without it), and read back without any identifier known before.
+   */
+  private async doubt(attempt: Created): Promise<string | undefined> {
+    const location = attempt.location ?? '';
+    const key = resourceKey(location);
+    const itemsKey = resourceKey(this.write.collection.itemsUrl);
+    if (key === undefined || itemsKey === undefined || !isUnderBase(this.context.baseUrl, location)) return 'outside the base URL';
+    const named = this.namedExisting(attempt);
+    if (named !== undefined) return `names ${named}`;
+    if (new URL(location).search !== '') return 'its query may select another resource';
+    if (!key.startsWith(`${itemsKey}/`) || key.slice(itemsKey.length + 1).includes('/')) return `not a feature of ${this.write.path}`;
+    if (!attempt.absentBefore.has(key) && !this.existing.complete) return 'it may have existed before the POST: the listing before it was not the whole collection, and no URL adr-check made up answered 404 there before';
+    if (attempt.read === undefined) {
+      const { exchange, body } = await getGeometry(this.context, this.target.style, location, this.target.style === 'ogc' ? 'feature' : 'plain');
+      attempt.read = { ...(exchange.status === undefined ? {} : { status: exchange.status }), body };
+    }
+    if (attempt.read.status !== 200) return `GET answered ${attempt.read.status ?? 'nothing'}`;
+    const foreign = this.foreignIdentifier(attempt);
+    return foreign === undefined ? undefined : `reads back as ${foreign}`;
+  }
+
+  /** What an existing feature the Location names: the sample, a listed feature (by URL or by identifier), or the Location of another POST. */
+  private namedExisting(attempt: Created): string | undefined {
+    const key = resourceKey(attempt.location ?? '');
+    if (key === undefined) return undefined;
+    const owner = this.existing.urls.get(key) ?? this.existing.identifiers.get(key.slice(key.lastIndexOf('/') + 1));
+    if (owner !== undefined) return owner === this.sample.identity ? `${owner} itself` : `${owner}, listed before the POST`;
+    const others = this.attempts.filter((other) => other !== attempt && other.location !== undefined && resourceKey(other.location) === key);
+    return others.length > 0 ? 'another copy too' : undefined;
+  }
+
+  /** An identifier of a feature known before the POST in what the Location reads back, which the copy did not carry. */
+  private foreignIdentifier(attempt: Created): string | undefined {
+    const sent = new Set(attempt.sent.map((value) => value.toLowerCase()));
+    const found = identifiersOf(attempt.read?.body).map((value) => value.toLowerCase()).find((value) => !sent.has(value) && this.existing.identifiers.has(value));
+    return found === undefined ? undefined : `${this.existing.identifiers.get(found) ?? found} (identifier ${found})`;
+  }
+
+  /**
+   * Where the copy lies is proven adr-check's own: under the collection the copy was POSTed to,
+   * with DELETE declared on its path.
    */
   private whyNotDeleted(location: string): string | undefined {
     const path = relativePath(this.context, location);
     if (path === undefined || !path.startsWith(`${this.write.path}/`)) return `not deleted: not under ${this.write.path}`;
     return isObject(pathItemFor(this.context.description, path).delete) ? undefined : 'not deleted: the description declares no DELETE there';
   }
+}
 
-  /** Not the sample's own URL (or self link), and named by one POST only. */
-  private isNew(location: string): boolean {
-    return !this.sampleUrls.includes(location) && this.created.filter((other) => other === location).length === 1;
+/** Statuses of an API that will not take an identifier from the client. */
+const REFUSED_IDENTIFIER = [400, 409, 422];
+/** The first page adr-check reads to know what exists, as the sample was found. */
+const SURVEY_LIMIT = 10;
+/** Identifier members replaced per copy, and values made up for each before giving up on proving one unused. */
+const MAX_IDENTIFIERS = 4;
+const MAX_IDENTIFIER_TRIES = 3;
+
+/** Every identifier value an item carries: `id`, and its identifier members at the top and in a Feature's properties. */
+function identifiersOf(item: unknown): string[] {
+  const object = asObject(item);
+  const values: string[] = [];
+  const collect = (value: unknown): unknown => {
+    if (typeof value === 'string' || typeof value === 'number') values.push(String(value));
+    return value;
+  };
+  withIdentifiers(object, 'fresh', collect);
+  collect(object.id);
+  return values;
+}
+
+/** `{itemsUrl}/{id}`, without the items link's query. */
+function itemUrl(itemsUrl: string, id: string): string {
+  const url = new URL(itemsUrl);
+  url.pathname = `${url.pathname.replace(/\/+$/, '')}/${encodeURIComponent(id)}`;
+  url.search = '';
+  return url.href;
+}
+
+/**
+ * What a URL names as a server may read it, for comparing: origin and path with every segment
+ * percent-decoded (as often as it decodes, bounded) and in lower case, empty segments and dot
+ * segments resolved, no trailing slash, no query, no fragment. Two URLs with one key may name one
+ * resource: comparing keys errs towards "the same", so towards leaving a resource alone.
+ */
+function resourceKey(url: string): string | undefined {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return undefined;
   }
-
+  const segments: string[] = [];
+  for (const raw of parsed.pathname.split(/[/\\]/)) {
+    let segment = raw;
+    for (let round = 0; round < 3; round += 1) segment = safeDecode(segment);
+    segment = segment.toLowerCase();
+    if (segment === '' || segment === '.') continue;
+    if (segment === '..') segments.pop();
+    else segments.push(segment);
+  }
+  return `${parsed.origin}/${segments.join('/')}`;
 }
 
 /** An identifier no resource has yet, in the shape of the sample's: its last digits replaced (a BAG number stays 16 digits), else a suffix. */

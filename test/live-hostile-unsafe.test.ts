@@ -1,0 +1,105 @@
+import { adrCheck, expectBounded, jsonReport, startOffTarget, type OffTarget, type Outcome } from './support/adr-check-process.js';
+import { startFeatureServer, startUndeclaredWritesServer, type PostAnswer, type StatefulServer } from './support/hostile-unsafe.js';
+
+/**
+ * What `adr-check --unsafe` may write and delete (docs/live/unsafe.md), against servers that
+ * keep real state: nothing adr-check did not create is deleted or changed, no request leaves the
+ * base URL or the target, and the run ends within its deadline.
+ */
+
+const DEADLINE = 10;
+const TOKEN = 'geheim-schrijf-token-123';
+
+interface Run { server: StatefulServer; offTarget: OffTarget; outcome: Outcome }
+
+async function run(server: StatefulServer, extra: string[] = []): Promise<Run> {
+  const offTarget = await startOffTarget(server.port);
+  try {
+    const outcome = await adrCheck(server.baseUrl, ['--format', 'json', '--unsafe', ...extra], { deadline: DEADLINE });
+    return { server, offTarget, outcome };
+  } finally {
+    await offTarget.close();
+    await server.close();
+  }
+}
+
+/** Within the deadline, nothing sent off the target or outside /v1. */
+function expectContained({ server, offTarget, outcome }: Run): void {
+  expectBounded(outcome, DEADLINE);
+  expect(offTarget.requests).toEqual([]);
+  expect(server.requests.map((request) => `${request.method} ${request.url}`).filter((line) => !/^\S+ \/v1(\/|$|\?)/.test(line) || /\.\.|%2e|%5c|\\/i.test(line))).toEqual([]);
+}
+
+function result(outcome: Outcome, code: string) {
+  return jsonReport(outcome).results.find((found) => found.code === code);
+}
+
+describe('undeclared-method probes (/core/http-methods)', () => {
+  test('a server that implements undeclared POST, PUT, PATCH and DELETE for real loses nothing; path keys that climb out of /v1 are never requested', async () => {
+    const server = await startUndeclaredWritesServer(TOKEN);
+    const before = server.records();
+    const outcome = await run(server, ['--header', `Authorization: Bearer ${TOKEN}`]);
+    expectContained(outcome);
+    expect(server.changes).toEqual([]);
+    expect(server.records()).toEqual(before);
+    const methods = result(outcome.outcome, '/core/http-methods');
+    expect(methods?.verdict).toBe('fail');
+    // The body no parser takes is refused: the probe is judged (400 is no 405) and nothing was made of it.
+    expect(methods?.details).toEqual(expect.arrayContaining([
+      expect.stringMatching(/^POST \/dingen \(undeclared\): 400/),
+      expect.stringMatching(/^PUT \/dingen\/d1 \(undeclared\): 400/),
+      expect.stringMatching(/^PATCH \/dingen\/d1 \(undeclared\): 400/),
+      'undeclared DELETE not sent to /, /dingen, /dingen/d1, /kluis: they exist, and a server that deletes without declaring DELETE (or ignores If-Match) would lose them; TRACE, POST, PUT and PATCH judge the 405 there',
+    ]));
+    // The user's token goes with a write probe only where it is needed to reach the 405: /kluis answers 401 without it.
+    const writes = server.requests.filter((request) => ['POST', 'PUT', 'PATCH', 'DELETE'].includes(request.method));
+    expect(writes.filter((request) => request.headers.authorization !== undefined).map((request) => `${request.method} ${request.url}`).sort()).toEqual(['PATCH /v1/kluis', 'POST /v1/kluis', 'PUT /v1/kluis']);
+    expect(writes.every((request) => request.headers['if-match'] !== undefined)).toBe(true);
+  }, 60000);
+});
+
+describe('/geo/content-crs-request-header deletes only what it proves it created', () => {
+  /** Every feature the server had is there afterwards, unchanged; nothing deleted but `deleted`. */
+  async function judged(answer: PostAnswer): Promise<{ run: Run; before: Record<string, unknown> }> {
+    const server = await startFeatureServer(answer);
+    const before = server.records();
+    const outcome = await run(server);
+    expectContained(outcome);
+    for (const [id, record] of Object.entries(before)) expect(server.records()[id]).toEqual(record);
+    return { run: outcome, before };
+  }
+
+  const check = (run: Run) => result(run.outcome, '/geo/content-crs-request-header');
+
+  const LOCATION = 'http:\\/\\/127\\.0\\.0\\.1:\\d+\\/v1\\/collections\\/gebouwen\\/items\\/';
+  test.each([
+    ['listed', ['f2', 'f2, listed before the POST'], ['f3', 'f3, listed before the POST']],
+    ['sample-with-query', ['f1\\?copy=1', 'f1 itself'], ['f1\\?copy=2', 'f1 itself']],
+    ['sample-percent-encoded', ['%66%31', 'f1 itself'], ['f%31', 'f1 itself']],
+  ] as const)('a Location that names an existing feature (%s): a failure, and nothing is deleted', async (answer, [first, firstNames], [second, secondNames]) => {
+    const { run } = await judged(answer);
+    expect(run.server.changes).toEqual([]);
+    expect(run.server.requests.filter((request) => request.method === 'DELETE')).toEqual([]);
+    expect(check(run)?.verdict).toBe('fail');
+    const named = (location: string, names: string) => `${LOCATION}${location}, which names ${names}`;
+    expect(check(run)?.details).toEqual([
+      expect.stringMatching(new RegExp(`^a copy of f1 in CRS84 without Content-Crs: 201 with Location ${named(first, firstNames)}, expected the new resource's URI$`)),
+      expect.stringMatching(new RegExp(`^a copy of f1 in EPSG:4258 with Content-Crs: <http://www\\.opengis\\.net/def/crs/EPSG/0/4258>: 201 with Location ${named(second, secondNames)}, expected the new resource's URI$`)),
+      expect.stringMatching(new RegExp(`^2 Locations not deleted, as adr-check cannot prove it created what they name: ${LOCATION}${first} \\(names ${firstNames}\\), ${LOCATION}${second} \\(names ${secondNames}\\)$`)),
+    ]);
+  }, 60000);
+
+  test('an upsert API: the copies carry a new identificatie, never the sample\'s, so no feature is overwritten; the copies it created are deleted again', async () => {
+    const { run } = await judged('upsert');
+    expect(run.server.changes).toEqual(['POST n1', 'POST n2', 'DELETE n1', 'DELETE n2']);
+    expect(check(run)?.verdict).toBe('pass');
+    expect(check(run)?.details).toEqual([]);
+  }, 60000);
+
+  test('a Location of a feature the listing did not show (a next page): not deleted, and the details say which and why', async () => {
+    const { run } = await judged('unlisted');
+    expect(run.server.changes).toEqual([]);
+    expect(run.server.requests.filter((request) => request.method === 'DELETE')).toEqual([]);
+    expect(check(run)?.details).toContainEqual(expect.stringMatching(/^2 Locations not deleted, as adr-check cannot prove it created what they name: http:\/\/127\.0\.0\.1:\d+\/v1\/collections\/gebouwen\/items\/f11 \(it may have existed before the POST: the listing before it was not the whole collection, and no URL adr-check made up answered 404 there before\), http:\/\/127\.0\.0\.1:\d+\/v1\/collections\/gebouwen\/items\/f12 \(it may have existed before the POST: .+\)$/));
+  }, 60000);
+});
