@@ -1,6 +1,7 @@
-import { demandsCredentials, oncePerRun, pathItemFor, type CheckContext, type LiveCheck } from '../context.js';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { demandsCredentials, followLocalReference, oncePerRun, pathItemFor, pathKeyFor, type CheckContext, type LiveCheck } from '../context.js';
 import type { Exchange } from '../http.js';
-import { describeAnswer, evidenceOf, noAnswerResult, pathLabel, type CheckResult, type Evidence } from '../report.js';
+import { count, describeAnswer, evidenceOf, noAnswerResult, pathLabel, type CheckResult, type Evidence } from '../report.js';
 import { asArray, asObject, entries, isObject, type JsonObject } from '../../lib/json.js';
 
 /**
@@ -25,27 +26,65 @@ export function usesOAuth(context: CheckContext): boolean {
 async function discover(context: CheckContext): Promise<Metadata | string> {
   const given = context.options.oauthMetadata;
   if (given !== undefined) return fetchMetadata(context, given, undefined);
-  const base = new URL(`${context.baseUrl}/`);
+  const api = new URL(`${context.baseUrl}/`);
   const endpoints = securitySchemes(context).flatMap((scheme) => (scheme.type === 'openIdConnect'
     ? [{ url: scheme.openIdConnectUrl, direct: true }]
     : Object.values(asObject(scheme.flows)).flatMap((flow) => [asObject(flow).tokenUrl, asObject(flow).authorizationUrl].map((url) => ({ url, direct: false })))));
+  const tried = new Set<string>();
   for (const endpoint of endpoints) {
-    if (typeof endpoint.url !== 'string') continue;
-    let url: URL;
-    try {
-      url = new URL(endpoint.url, base);
-    } catch {
-      continue;
-    }
-    // adr-check sends nothing to a host its user did not name: another host needs --oauth-metadata.
-    if (url.hostname !== base.hostname) return `the authorization server is on another host (${url.host}): give --oauth-metadata <url> to check it`;
+    const url = urlOnApiOrigin(endpoint.url, api);
+    if (url === undefined) continue;
+    // An authorization server elsewhere is the one the description names: its metadata is there, not here.
+    if (typeof url === 'string') return url;
     if (endpoint.direct) return fetchMetadata(context, url.href, undefined);
-    for (const candidate of metadataCandidates(url)) {
+    for (const candidate of metadataCandidates(url).filter((each) => !tried.has(each.url))) {
+      if (tried.size >= MAX_METADATA_REQUESTS) break;
+      tried.add(candidate.url);
       const metadata = await fetchMetadata(context, candidate.url, candidate.issuer);
       if (metadata.document !== undefined) return metadata;
     }
   }
   return 'no authorization server metadata found at the well-known locations of the oauth2 flow URLs';
+}
+
+/** Well-known locations tried at most: a description with many flows cannot spend the run's requests. */
+const MAX_METADATA_REQUESTS = 12;
+
+/**
+ * A URL of the description resolved against the API's base, when it is on the API's own origin
+ * (scheme, host and port) and names no user: adr-check sends nothing to an origin its user did not
+ * name, another port of the same host included. Another origin: why it is not checked. Not a URL:
+ * undefined.
+ */
+function urlOnApiOrigin(value: unknown, api: URL): URL | string | undefined {
+  if (typeof value !== 'string') return undefined;
+  let url: URL;
+  try {
+    url = new URL(value, api);
+  } catch {
+    return undefined;
+  }
+  if (url.username !== '' || url.password !== '') return 'the authorization server URL names a user: give --oauth-metadata <url> to check it';
+  if (url.origin === api.origin) return url;
+  const where = url.hostname === api.hostname && url.origin !== 'null' ? `another origin (${url.origin}; the API is on ${api.origin})` : `another host (${shown(url.host === '' ? url.href : url.host)})`;
+  return `the authorization server is on ${where}: give --oauth-metadata <url> to check it`;
+}
+
+const SHOWN_CHARACTERS = 200;
+
+/** A value of the server's in a sentence: a string as it is, but short; anything else by its kind. */
+function shown(value: unknown): string {
+  if (typeof value !== 'string') return jsonKind(value);
+  return value.length > SHOWN_CHARACTERS ? `${value.slice(0, SHOWN_CHARACTERS)}… (${value.length} characters)` : value;
+}
+
+function jsonKind(value: unknown): string {
+  return value === undefined ? '(none)' : `a JSON ${Array.isArray(value) ? 'array' : value === null ? 'null' : typeof value}`;
+}
+
+/** The same, quoted where a string is: where an empty or odd value must be seen as such. */
+function quoted(value: unknown): string {
+  return typeof value === 'string' ? JSON.stringify(shown(value)) : shown(value);
 }
 
 /** RFC 8414 and OpenID Connect Discovery locations for every issuer a flow URL's path may sit under (nearest first, at most 3). */
@@ -65,12 +104,18 @@ async function fetchMetadata(context: CheckContext, url: string, issuer: string 
   try {
     document = JSON.parse(exchange.body);
   } catch {
-    return { url, exchange, problem: `GET ${url} is not JSON` };
+    return { url, exchange, problem: `GET ${url} is not JSON: ${describeBody(exchange)}, expected the metadata as a JSON object` };
   }
-  if (!isObject(document)) return { url, exchange, problem: `GET ${url} is not a JSON object` };
+  if (!isObject(document)) return { url, exchange, problem: `GET ${url} is not a JSON object: ${jsonKind(document)}, expected the metadata as a JSON object` };
   // RFC 8414 section 3.3: metadata whose issuer is not the one asked about must not be used.
-  if (issuer !== undefined && document.issuer !== issuer) return { url, exchange, problem: `GET ${url} names issuer ${JSON.stringify(document.issuer)}, expected ${issuer}` };
+  if (issuer !== undefined && document.issuer !== issuer) return { url, exchange, problem: `GET ${url} names issuer ${quoted(document.issuer)}, expected ${issuer}` };
   return { url, exchange, document };
+}
+
+/** A body that is not what was expected, described (its type and size), never shown: it can be anything. */
+function describeBody(exchange: Exchange): string {
+  const type = exchange.headers['content-type'];
+  return `${count(exchange.bodyBytes, 'byte')}${exchange.bodyTruncated ? ' (cut at --max-body)' : ''} of ${type === undefined ? 'no declared type' : quoted(type)}`;
 }
 
 const strings = (value: unknown) => asArray(value).filter((item): item is string => typeof item === 'string');
@@ -89,7 +134,7 @@ function metadataProblems(document: JsonObject): string[] {
   const authMethods = strings(document.token_endpoint_auth_methods_supported);
   if (!authMethods.includes('private_key_jwt')) problems.push(`has token_endpoint_auth_methods_supported ${authMethods.length === 0 ? '(none)' : JSON.stringify(authMethods)}, expected private_key_jwt among them`);
   for (const [name, value] of Object.entries(document)) {
-    if ((name === 'issuer' || name.endsWith('_endpoint') || name === 'jwks_uri') && typeof value === 'string' && !value.startsWith('https://')) problems.push(`has ${name} ${value}, expected an https URL`);
+    if ((name === 'issuer' || name.endsWith('_endpoint') || name === 'jwks_uri') && typeof value === 'string' && !value.startsWith('https://')) problems.push(`has ${name} ${shown(value)}, expected an https URL`);
   }
   return problems;
 }
@@ -102,26 +147,65 @@ export const oauthFlows: LiveCheck = {
     if (typeof metadata === 'string') return { code: this.code, verdict: 'skip', summary: `not judged: ${metadata}`, details: [], evidence: [] };
     if (metadata.document === undefined) {
       if (metadata.exchange.status === undefined) return noAnswerResult(this.code, [`GET ${metadata.url}: no answer (${metadata.exchange.error ?? 'unknown'})`]);
-      return { code: this.code, verdict: 'fail', summary: 'the authorization server metadata is not usable', details: [metadata.problem ?? ''], evidence: [evidenceOf(metadata.exchange, ['Content-Type'], undefined, true)] };
+      return { code: this.code, verdict: 'fail', summary: 'the authorization server metadata is not usable', details: [metadata.problem ?? ''], evidence: [evidenceOf(metadata.exchange, ['Content-Type'])] };
     }
     const problems = metadataProblems(metadata.document);
-    if (problems.length > 0) return { code: this.code, verdict: 'fail', summary: `the authorization server at ${String(metadata.document.issuer)} is not as the NL GOV OAuth profile requires`, details: problems, evidence: [evidenceOf(metadata.exchange, ['Content-Type'])] };
-    return { code: this.code, verdict: 'pass', summary: `${String(metadata.document.issuer)}: code flow only, PKCE S256, private_key_jwt, every endpoint https (${metadata.url})`, details: [], evidence: [] };
+    if (problems.length > 0) return { code: this.code, verdict: 'fail', summary: `the authorization server at ${shown(metadata.document.issuer)} is not as the NL GOV OAuth profile requires`, details: problems, evidence: [evidenceOf(metadata.exchange, ['Content-Type'])] };
+    return { code: this.code, verdict: 'pass', summary: `${shown(metadata.document.issuer)}: code flow only, PKCE S256, private_key_jwt, every endpoint https (${metadata.url})`, details: [], evidence: [] };
   },
 };
 
-/** A protected GET, or with --unsafe a protected write, of a concrete path; undefined when there is none. */
-function protectedOperation(context: CheckContext): { method: string; path: string } | undefined {
-  const methods = context.options.unsafe ? ['get', 'post', 'put', 'patch', 'delete'] : ['get'];
-  for (const path of context.getPaths) {
-    const item = pathItemFor(context.description, path);
-    for (const method of methods) {
-      const operation = asObject(item[method]);
-      if (item[method] === undefined) continue;
-      if (demandsCredentials(operation.security ?? context.description?.security)) return { method: method.toUpperCase(), path };
-    }
+interface Probe {
+  method: string;
+  /** Relative to the base URL. */
+  path: string;
+  /** What makes a write change nothing even where the resource exists. */
+  headers: Record<string, string>;
+}
+
+/**
+ * A protected GET of a concrete path; with --unsafe and none, a protected DELETE of a resource that
+ * cannot exist (probeOnAbsentResource). A write to an existing resource is never a probe: the
+ * check needs an answer past the token check, not a change. Undefined when there is neither.
+ */
+function protectedOperation(context: CheckContext): Probe | undefined {
+  const security = (operation: unknown) => demandsCredentials(asObject(operation).security ?? context.description?.security);
+  const path = context.getPaths.find((candidate) => {
+    const item = pathItemFor(context.description, candidate);
+    return item.get !== undefined && security(item.get);
+  });
+  if (path !== undefined) return { method: 'GET', path, headers: {} };
+  return context.options.unsafe ? probeOnAbsentResource(context, security) : undefined;
+}
+
+/** Path keys looked at for a DELETE to probe: a description cannot make this search long. */
+const MAX_PATH_KEYS = 1000;
+
+/**
+ * A protected DELETE on a path with variables, each variable a value made up for this run (no
+ * resource has it), with an If-Match no entity tag matches: a server that honours either deletes
+ * nothing (RFC 9110 13.1.1). Only plain path keys, which the description matches to themselves.
+ */
+function probeOnAbsentResource(context: CheckContext, protectedBy: (operation: unknown) => boolean): Probe | undefined {
+  const paths = asObject(context.description?.paths);
+  const run = randomBytes(6).toString('hex');
+  for (const [key, item] of Object.entries(paths).slice(0, MAX_PATH_KEYS)) {
+    if (!/^(\/([\w~-][\w.~-]*|\{[\w.-]+\}))+$/.test(key) || !key.includes('{') || key.length > 500) continue;
+    const operation = asObject(item).delete;
+    if (operation === undefined || !protectedBy(operation)) continue;
+    const parameters = [...asArray(asObject(item).parameters), ...asArray(asObject(operation).parameters)].map((parameter) => followLocalReference(context.description, asObject(parameter)));
+    const path = key.replace(/\{([\w.-]+)\}/g, (_, name: string) => absentValue(parameters.find((parameter) => parameter.in === 'path' && parameter.name === name), run));
+    if (pathKeyFor(context.description, path) === key) return { method: 'DELETE', path, headers: { 'if-match': `"adr-check-${run}"` } };
   }
   return undefined;
+}
+
+/** A path value no resource has, in the parameter's type: an identifier made up for this run. */
+function absentValue(parameter: JsonObject | undefined, run: string): string {
+  const schema = asObject(parameter?.schema);
+  if (schema.type === 'integer' || schema.type === 'number') return String(BigInt(`0x${run}`) + 900_000_000_000_000n);
+  if (schema.format === 'uuid') return randomUUID();
+  return `adr-check-absent-${run}`;
 }
 
 /**
@@ -144,10 +228,15 @@ export const oauthNoTokenInQuery: LiveCheck = {
   applies: async (context) => usesOAuth(context) || 'the description has no oauth2 or openIdConnect scheme and no --oauth-metadata was given',
   async run(context: CheckContext): Promise<CheckResult> {
     const operation = protectedOperation(context);
-    if (operation === undefined) return { code: this.code, verdict: 'skip', summary: `no concrete ${context.options.unsafe ? 'operation' : 'GET'} the description protects${context.options.unsafe ? '' : ' (--unsafe also probes protected writes)'}`, details: [], evidence: [] };
+    if (operation === undefined) return { code: this.code, verdict: 'skip', summary: context.options.unsafe ? 'no concrete GET the description protects, and no protected DELETE on a path with variables to probe on a resource that cannot exist (adr-check never writes to a resource it did not create)' : 'no concrete GET the description protects (--unsafe also probes a protected DELETE, on a resource that cannot exist)', details: [], evidence: [] };
     const url = `${context.baseUrl}${operation.path}`;
     const label = `${operation.method} ${pathLabel(operation.path)}`;
-    const body = operation.method === 'GET' ? {} : { body: '{}', headers: { 'content-type': 'application/json' } };
+    const body = { headers: operation.headers };
+    if (operation.method === 'DELETE') {
+      const present = await context.send({ method: 'GET', url });
+      if (present.status === undefined) return noAnswerResult(this.code, [`GET ${pathLabel(operation.path)}, before the DELETE: no answer (${present.error ?? 'unknown'})`]);
+      if (present.status < 400) return { code: this.code, verdict: 'skip', summary: `not judged: GET ${pathLabel(operation.path)} answered ${describeAnswer(present)} for a resource made up by adr-check, so it may exist: no DELETE is sent there`, details: [], evidence: [evidenceOf(present)] };
+    }
     const problems: string[] = [];
     const evidence: Evidence[] = [];
     const anonymous = await context.send({ method: operation.method, url, anonymous: true, ...body });
