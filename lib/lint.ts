@@ -25,9 +25,13 @@ export function createLinter(ruleset: RulesetDefinition, resolver: Resolver = ht
 
 /** Lints text as a document at `source` (a file path: relative `$ref`s resolve against it). */
 export async function lintText(spectral: Spectral, text: string, source: string): Promise<Finding[]> {
+  return (await lintDiagnostics(spectral, text, source)).map(toFinding);
+}
+
+/** As lintText, Spectral's diagnostics as they are: for a caller that bounds what it keeps of them. */
+export async function lintDiagnostics(spectral: Spectral, text: string, source: string): Promise<ISpectralDiagnostic[]> {
   const document = source.endsWith('.json') ? new Document(text, Parsers.Json, source) : new Document(text, Parsers.Yaml, source);
-  const diagnostics = await spectral.run(document, { ignoreUnknownFormat: false });
-  return diagnostics.map(toFinding);
+  return spectral.run(document, { ignoreUnknownFormat: false });
 }
 
 export async function lintFile(spectral: Spectral, file: string): Promise<Finding[]> {

@@ -1,23 +1,24 @@
-import YAML from 'yaml';
 import type { CheckContext, LiveCheck } from '../context.js';
 import { describeAnswer, evidenceOf, noAnswerResult, type CheckResult } from '../report.js';
 import type { Exchange } from '../http.js';
 import { isObject, type JsonObject } from '../../lib/json.js';
-import { firstDifference } from '../../lib/json-difference.js';
+import { compareYamlInWorker } from '../lint/run-lint.js';
 
 /** GET /openapi.json without credentials: 200, JSON, OpenAPI 3.0.x, `*` origin; /openapi.yaml the same content. */
 export const publishOpenapi: LiveCheck = {
   code: '/core/publish-openapi',
   async run(context: CheckContext): Promise<CheckResult> {
-    const json = await context.send({ method: 'GET', url: `${context.baseUrl}/openapi.json`, anonymous: true });
+    const json = await context.send({ method: 'GET', url: `${context.baseUrl}/openapi.json`, anonymous: true, keepBody: true });
     if (json.status === undefined) return noAnswerResult(this.code, [`GET /openapi.json: no answer (${json.error ?? 'unknown'})`], [evidenceOf(json)]);
     const problems = json.status === 200 ? documentProblems(json, context.description) : [`/openapi.json answered ${describeAnswer(json)} without credentials, expected 200`];
     const deciding = ['content-type', 'access-control-allow-origin'];
     const evidence = [evidenceOf(json, deciding, undefined, problems.length > 0)];
     const yaml = await context.send({ method: 'GET', url: `${context.baseUrl}/openapi.yaml`, anonymous: true, keepBody: true });
     evidence.push(evidenceOf(yaml, ['content-type']));
-    const details = [...problems, ...yamlProblems(yaml, context.description)];
-    if (details.length > 0) return { code: this.code, verdict: 'fail', summary: 'the description is not published as the standard requires', details, evidence };
+    const judged = await yamlProblems(yaml, json, context);
+    const details = [...problems, ...judged.problems];
+    if (details.length > 0) return { code: this.code, verdict: 'fail', summary: 'the description is not published as the standard requires', details: [...details, ...judged.notJudged], evidence };
+    if (judged.notJudged.length > 0) return { code: this.code, verdict: 'error', summary: `not judged: ${judged.notJudged.join('; ')}`, details: ['/openapi.json is published as the standard requires'], evidence };
     const yamlNote = yaml.status === 200 ? '; /openapi.yaml has the same content' : '; /openapi.yaml is not served (optional)';
     return { code: this.code, verdict: 'pass', summary: `/openapi.json is public OpenAPI ${String(context.description?.openapi)} with Access-Control-Allow-Origin: *${yamlNote}`, details: [], evidence };
   },
@@ -37,17 +38,26 @@ function documentProblems(json: Exchange, description: JsonObject | undefined): 
   return problems;
 }
 
-function yamlProblems(yaml: Exchange, description: unknown): string[] {
-  if (yaml.status === 404 || yaml.status === 406) return [];
-  if (yaml.status !== 200) return [`/openapi.yaml answered ${describeAnswer(yaml)}`];
-  if (yaml.bodyTruncated) return [`/openapi.yaml is larger than --max-body: body truncated at ${yaml.bodyBytes} bytes`];
-  let parsed: unknown;
-  try {
-    parsed = YAML.parse(yaml.body);
-  } catch {
-    return ['/openapi.yaml is not YAML'];
+/** Of the time left to the deadline, the share the YAML comparison may take: the checks after it need the rest. */
+const COMPARISON_SHARE = 0.25;
+
+/**
+ * What is wrong with /openapi.yaml, and what could not be judged. It is parsed and compared with
+ * /openapi.json on a worker thread, within a share of the time left and the limits every document
+ * is read with: a YAML document built to be slow to parse is not judged, and never holds the run.
+ */
+async function yamlProblems(yaml: Exchange, json: Exchange, context: CheckContext): Promise<{ problems: string[]; notJudged: string[] }> {
+  const none = { problems: [], notJudged: [] };
+  if (yaml.status === 404 || yaml.status === 406) return none;
+  if (yaml.status !== 200) return { problems: [`/openapi.yaml answered ${describeAnswer(yaml)}`], notJudged: [] };
+  if (yaml.bodyTruncated) return { problems: [`/openapi.yaml is larger than --max-body: body truncated at ${yaml.bodyBytes} bytes`], notJudged: [] };
+  if (!isObject(context.description) || json.status !== 200 || json.bodyTruncated) return none;
+  const { deadline } = context.client.options;
+  const outcome = await compareYamlInWorker(yaml.body, json.body, { deadline, workMs: Math.max(0, deadline - Date.now()) * COMPARISON_SHARE });
+  switch (outcome.kind) {
+    case 'same': return none;
+    case 'different': return { problems: [`/openapi.yaml differs from /openapi.json, first at ${outcome.at}`], notJudged: [] };
+    case 'not-yaml': return { problems: [`/openapi.yaml is not YAML: ${outcome.error}`], notJudged: [] };
+    case 'not-judged': return { problems: [], notJudged: [`/openapi.yaml was not compared with /openapi.json (${outcome.reason})`] };
   }
-  if (!isObject(description)) return [];
-  const difference = firstDifference(description, parsed);
-  return difference === undefined ? [] : [`/openapi.yaml differs from /openapi.json, first at ${difference}`];
 }

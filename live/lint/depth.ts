@@ -1,25 +1,38 @@
 /**
- * How deeply a parsed JSON value nests, and where its deepest point is, without recursion (a
- * hostile description may nest far beyond the call stack). Stops counting past `limit`. Each
- * entry keeps only its key and parent, so the walk allocates no path per node.
+ * The shape of a parsed JSON value, without recursion (a hostile description may nest far beyond
+ * the call stack): how deeply it nests and where its deepest point is, and its widest object and
+ * where that is. Stops counting depth past `limit`. Each entry keeps only its key and parent, so
+ * the walk allocates no path per node.
  */
 interface Step { value: unknown; depth: number; key: string; parent: Step | undefined }
 
-export function nestingDepth(root: unknown, limit: number): { depth: number; path: string[] } {
+export interface Shape {
+  depth: number;
+  path: string[];
+  /** Members of the widest object. */
+  members: number;
+  membersPath: string[];
+}
+
+export function shapeOf(root: unknown, limit: number): Shape {
   const stack: Step[] = [{ value: root, depth: 0, key: '', parent: undefined }];
   let deepest: Step | undefined;
   let deepestDepth = 0;
+  let widest: Step | undefined;
+  let widestMembers = 0;
   while (stack.length > 0) {
     const step = stack.pop() as Step;
     if (typeof step.value !== 'object' || step.value === null) continue;
     const level = step.depth + 1;
     if (level > deepestDepth) { deepestDepth = level; deepest = step; }
     if (level > limit) break;
-    for (const [key, child] of Object.entries(step.value)) {
+    const children = Object.entries(step.value);
+    if (!Array.isArray(step.value) && children.length > widestMembers) { widestMembers = children.length; widest = step; }
+    for (const [key, child] of children) {
       if (typeof child === 'object' && child !== null) stack.push({ value: child, depth: level, key, parent: step });
     }
   }
-  return { depth: deepestDepth, path: pathOf(deepest).slice(0, 12) };
+  return { depth: deepestDepth, path: pathOf(deepest).slice(0, 12), members: widestMembers, membersPath: pathOf(widest).slice(0, 12) };
 }
 
 function pathOf(step: Step | undefined): string[] {

@@ -1,28 +1,50 @@
 import type { Finding } from '../../lib/lint.js';
+import type { DocumentLimits } from './guards.js';
 
 /**
- * The messages between adr-check and its lint worker. The worker lints the downloaded description
- * on its own thread, so a slow or hostile description cannot starve the live requests; it reads
- * no file and opens no socket: every `$ref` to another document is asked of the main thread,
- * which fetches it (same origin only) through the run's bounded HTTP client.
+ * The messages between adr-check and its worker threads. Every document a server sent that
+ * adr-check parses whole is parsed on a worker, within a time and memory budget, so a slow or
+ * hostile document cannot starve the live requests. A worker reads no file and opens no socket:
+ * every `$ref` to another document is asked of the main thread, which fetches it (same origin
+ * only) through the run's bounded HTTP client.
  */
 
+export type WorkerJob = LintJob | CompareJob;
+
 export interface LintJob {
+  kind: 'lint';
   text: string;
   /** The URL the description was downloaded from: relative `$ref`s resolve against it. */
   source: string;
   /** Findings sent back at most; the rest are counted. */
   maxFindings: number;
-  /** JSON nesting above which the description is not linted (Spectral's recursion would overflow). */
-  maxDepth: number;
+  /** Characters of the findings' strings sent back at most; the findings past it are counted. */
+  maxFindingChars: number;
+  /** What the description and each referenced document are held to (nesting, members, YAML aliases). */
+  limits: DocumentLimits;
+  /** Bytes of all referenced documents together, past which no more are read. */
+  referenceBudgetBytes: number;
   /** A description the user names on their own disk (--static): its file `$ref`s are read, http(s) ones are not fetched. */
   localFile?: boolean;
 }
 
+/** Whether a served YAML text has the same content as the served JSON description. */
+export interface CompareJob {
+  kind: 'compare-yaml';
+  yaml: string;
+  json: string;
+  limits: DocumentLimits;
+}
+
 export type WorkerMessage =
+  /** The worker has started and loaded what its job needs: the job's own time counts from here. */
+  | { kind: 'ready' }
   | { kind: 'fetch'; id: number; url: string }
   | { kind: 'done'; findings: Finding[]; omitted: number; descriptions: Record<string, string> }
-  | { kind: 'too-deep'; depth: number; path: string }
+  /** The description itself exceeds a limit: not linted, one finding says why. */
+  | { kind: 'refused'; finding: Finding; reason: string }
+  /** `difference`: the JSON pointer of the first difference; `refused`: why the YAML was not read. */
+  | { kind: 'compared'; difference?: string; refused?: string; notYaml?: string }
   | { kind: 'failed'; message: string };
 
 export type FetchAnswer = { kind: 'fetched'; id: number; text: string } | { kind: 'refused'; id: number; reason: string };

@@ -4,7 +4,8 @@ import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Finding } from '../../lib/lint.js';
-import type { FetchAnswer, LintJob, WorkerMessage } from './protocol.js';
+import { DOCUMENT_LIMITS } from './guards.js';
+import type { CompareJob, FetchAnswer, LintJob, WorkerJob, WorkerMessage } from './protocol.js';
 
 export type LintStatus = 'done' | 'too-deep' | 'timeout' | 'out-of-memory' | 'failed';
 
@@ -23,6 +24,8 @@ export interface LintOutcome {
 export interface LintBudget {
   /** Absolute time (ms since epoch) by which the lint must be done. */
   deadline: number;
+  /** Time for the job itself, counted from when the worker is ready (not its start-up), never past `deadline`. */
+  workMs?: number;
   /** Heap of the lint worker, in MB. */
   memoryMb: number;
 }
@@ -30,8 +33,11 @@ export interface LintBudget {
 /** Fetches a document a `$ref` names, or says why not. */
 export type ReferenceFetcher = (url: string) => Promise<{ text: string } | { reason: string }>;
 
-export const MAX_DEPTH = 1000;
+/** Findings kept at most, and characters of their strings together: a report stays readable and within memory. */
 const MAX_FINDINGS = 10_000;
+const MAX_FINDING_CHARS = 4_000_000;
+/** Bytes of all the documents a description's `$ref`s name, together (docs/live/static-lint.md). */
+export const REFERENCE_BUDGET_BYTES = 10_000_000;
 
 /**
  * Built: dist/lint-worker.js next to dist/adr-check.js. From source (tsx, jest): a bootstrap that
@@ -47,13 +53,18 @@ function startWorker(options: ConstructorParameters<typeof Worker>[1]): Worker {
   return new Worker(bootstrap, { ...options, eval: true });
 }
 
+type Unfinished = { status: 'timeout' | 'out-of-memory' | 'failed'; reason: string };
+type Finished = Exclude<WorkerMessage, { kind: 'fetch' } | { kind: 'ready' }>;
+
+/** What a job is called in the report's sentences, and what its budget is called. */
+interface JobNames { what: string; time: string; memory: string }
+
 /**
- * Lints the description on a worker thread within a time and memory budget. Never rejects: a lint
- * that runs out of budget or fails is an outcome the report shows.
+ * Runs one job on a worker thread within a time and memory budget, answering its fetches. Never
+ * rejects: a job that runs out of budget or fails is an outcome.
  */
-export function lintInWorker(text: string, source: string, budget: LintBudget, fetchReference: ReferenceFetcher, localFile = false): Promise<LintOutcome> {
+function runInWorker(job: WorkerJob, budget: LintBudget, fetchReference: ReferenceFetcher, names: JobNames): Promise<Finished | Unfinished> {
   const started = Date.now();
-  const job: LintJob = { text, source, maxFindings: MAX_FINDINGS, maxDepth: MAX_DEPTH, localFile };
   const worker = startWorker({
     workerData: job,
     stdin: false,
@@ -61,46 +72,76 @@ export function lintInWorker(text: string, source: string, budget: LintBudget, f
   });
   return new Promise((resolve) => {
     let settled = false;
-    const finish = (outcome: Omit<LintOutcome, 'durationMs'>) => {
+    const finish = (outcome: Finished | Unfinished) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
       void worker.terminate();
-      resolve({ ...outcome, durationMs: Date.now() - started });
+      resolve(outcome);
     };
-    const unfinished = (status: LintStatus, reason: string) => finish({ status, findings: [], omitted: 0, reason });
-    const seconds = Math.max(0, budget.deadline - started) / 1000;
-    const timer = setTimeout(() => unfinished('timeout', `the static lint did not finish within its time budget (${seconds.toFixed(1)} s, the rest of --deadline)`), Math.max(0, budget.deadline - started));
+    const outOfTime = (ms: number) => () => finish({ status: 'timeout', reason: `${names.what} did not finish within its time budget (${(ms / 1000).toFixed(1)} s, ${names.time})` });
+    let timer = setTimeout(outOfTime(budget.deadline - started), Math.max(0, budget.deadline - started));
     worker.on('message', (message: WorkerMessage) => {
-      switch (message.kind) {
-        case 'fetch':
-          void fetchReference(message.url).then((result) => {
-            const answer: FetchAnswer = 'text' in result ? { kind: 'fetched', id: message.id, text: result.text } : { kind: 'refused', id: message.id, reason: result.reason };
-            if (!settled) worker.postMessage(answer);
-          });
-          return;
-        case 'done':
-          return finish({ status: 'done', findings: message.findings, omitted: message.omitted, descriptions: message.descriptions });
-        case 'too-deep':
-          return finish({ status: 'too-deep', findings: [tooDeepFinding(message.depth, message.path)], omitted: 0, reason: `the description nests more than ${MAX_DEPTH} levels deep; it was not linted` });
-        case 'failed':
-          return unfinished('failed', `the static lint failed: ${message.message}`);
+      if (message.kind === 'ready') {
+        if (budget.workMs === undefined || settled) return;
+        const ms = Math.min(budget.workMs, budget.deadline - Date.now());
+        clearTimeout(timer);
+        timer = setTimeout(outOfTime(ms), Math.max(0, ms));
+        return;
       }
+      if (message.kind !== 'fetch') return finish(message);
+      void fetchReference(message.url).then((result) => {
+        const answer: FetchAnswer = 'text' in result ? { kind: 'fetched', id: message.id, text: result.text } : { kind: 'refused', id: message.id, reason: result.reason };
+        if (!settled) worker.postMessage(answer);
+      });
     });
     worker.on('error', (error: Error & { code?: string }) => {
-      if (error.code === 'ERR_WORKER_OUT_OF_MEMORY') unfinished('out-of-memory', `the static lint ran out of its memory budget (${budget.memoryMb} MB, --lint-memory)`);
-      else unfinished('failed', `the static lint failed: ${error.message}`);
+      if (error.code === 'ERR_WORKER_OUT_OF_MEMORY') finish({ status: 'out-of-memory', reason: `${names.what} ran out of its memory budget (${budget.memoryMb} MB, ${names.memory})` });
+      else finish({ status: 'failed', reason: `${names.what} failed: ${error.message}` });
     });
-    worker.on('exit', (code) => unfinished('failed', `the static lint stopped without a result (exit ${code})`));
+    worker.on('exit', (code) => finish({ status: 'failed', reason: `${names.what} stopped without a result (exit ${code})` }));
   });
 }
 
-function tooDeepFinding(depth: number, path: string): Finding {
-  return {
-    code: 'adr-check/description-too-deep',
-    severity: 'error',
-    path,
-    message: `Description is too deep to lint: more than ${MAX_DEPTH} levels of nesting (${depth} at ${path || 'the root'}). Flatten it: name deep schemas in components and $ref them.`,
-    line: 1,
-  };
+/**
+ * Lints the description on a worker thread within a time and memory budget. Never rejects: a lint
+ * that runs out of budget or fails is an outcome the report shows.
+ */
+export async function lintInWorker(text: string, source: string, budget: LintBudget, fetchReference: ReferenceFetcher, localFile = false): Promise<LintOutcome> {
+  const started = Date.now();
+  const job: LintJob = { kind: 'lint', text, source, maxFindings: MAX_FINDINGS, maxFindingChars: MAX_FINDING_CHARS, limits: DOCUMENT_LIMITS, referenceBudgetBytes: REFERENCE_BUDGET_BYTES, localFile };
+  const outcome = await runInWorker(job, budget, fetchReference, { what: 'the static lint', time: 'the rest of --deadline', memory: '--lint-memory' });
+  const durationMs = Date.now() - started;
+  if ('status' in outcome) return { status: outcome.status, findings: [], omitted: 0, reason: outcome.reason, durationMs };
+  switch (outcome.kind) {
+    case 'done': return { status: 'done', findings: outcome.findings, omitted: outcome.omitted, descriptions: outcome.descriptions, durationMs };
+    case 'refused': return { status: 'too-deep', findings: [outcome.finding], omitted: 0, reason: outcome.reason, durationMs };
+    case 'failed': return { status: 'failed', findings: [], omitted: 0, reason: `the static lint failed: ${outcome.message}`, durationMs };
+    default: return { status: 'failed', findings: [], omitted: 0, reason: `the static lint answered ${outcome.kind}`, durationMs };
+  }
+}
+
+/** Heap of a comparison's worker: a served YAML of a few MB, parsed without Spectral. */
+export const COMPARE_MEMORY_MB = 192;
+
+export type ComparisonOutcome =
+  | { kind: 'same' }
+  | { kind: 'different'; at: string }
+  | { kind: 'not-yaml'; error: string }
+  /** Not judged: why, in words that complete "/openapi.yaml is not judged: ...". */
+  | { kind: 'not-judged'; reason: string };
+
+/**
+ * Whether the served YAML has the content of the served JSON, parsed and compared on a worker
+ * thread within its time budget and COMPARE_MEMORY_MB, under the limits every document is read with.
+ */
+export async function compareYamlInWorker(yaml: string, json: string, budget: { deadline: number; workMs: number }): Promise<ComparisonOutcome> {
+  const refuse: ReferenceFetcher = async (url) => ({ reason: `not fetched: ${url}` });
+  const job: CompareJob = { kind: 'compare-yaml', yaml, json, limits: DOCUMENT_LIMITS };
+  const outcome = await runInWorker(job, { ...budget, memoryMb: COMPARE_MEMORY_MB }, refuse, { what: 'its parse', time: 'a quarter of the rest of --deadline', memory: 'its heap' });
+  if ('status' in outcome) return { kind: 'not-judged', reason: outcome.reason };
+  if (outcome.kind !== 'compared') return { kind: 'not-judged', reason: outcome.kind === 'failed' ? `its parse failed: ${outcome.message}` : `its parse answered ${outcome.kind}` };
+  if (outcome.refused !== undefined) return { kind: 'not-judged', reason: outcome.refused };
+  if (outcome.notYaml !== undefined) return { kind: 'not-yaml', error: outcome.notYaml };
+  return outcome.difference === undefined ? { kind: 'same' } : { kind: 'different', at: outcome.difference };
 }

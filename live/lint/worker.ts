@@ -1,19 +1,19 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { readFile } from 'node:fs/promises';
-import { Resolver } from '@stoplight/spectral-ref-resolver';
-import { parse as parseYaml } from 'yaml';
-import { oas } from '@stoplight/spectral-rulesets';
-import ruleset from '../../ruleset.js';
-import { createLinter, lintText } from '../../lib/lint.js';
-import { nestingDepth } from './depth.js';
-import type { FetchAnswer, LintJob, WorkerMessage } from './protocol.js';
+import { firstDifference } from '../../lib/json-difference.js';
+import type { Finding } from '../../lib/lint.js';
+import { readDocument } from './guards.js';
+import { boundedText } from './bounded-text.js';
+import { ReferencedDocuments } from './referenced-documents.js';
+import type { CompareJob, FetchAnswer, LintJob, WorkerJob, WorkerMessage } from './protocol.js';
 
-/** The lint worker: see protocol.ts. One job per worker, given as workerData. */
+/** The worker: see protocol.ts. One job per worker, given as workerData. */
 
 const port = parentPort;
 if (port === null) throw new Error('the lint worker runs as a worker thread');
-const job = workerData as LintJob;
+const job = workerData as WorkerJob;
 const post = (message: WorkerMessage) => port.postMessage(message);
+post({ kind: 'ready' });
 
 const waiting = new Map<number, { resolve(text: string): void; reject(error: Error): void }>();
 let nextId = 0;
@@ -33,37 +33,57 @@ function fetchThroughMain(url: string): Promise<string> {
   });
 }
 
+async function lint(lintJob: LintJob): Promise<WorkerMessage> {
+  const reading = readDocument(lintJob.text, lintJob.limits);
+  if (reading.kind === 'refused') {
+    const finding = refusedDescription(reading.reason, lintJob.limits.maxDepth, reading.tooDeep);
+    return { kind: 'refused', finding, reason: boundedText(`the description ${reading.reason}; it was not linted`) };
+  }
+  // Spectral and the ruleset are loaded only for a lint: a comparison's worker starts without them.
+  const [{ Resolver }, { oas }, { default: ruleset }, { createLinter, lintDiagnostics }, { boundedFinding, keptFindings }] = await Promise.all([
+    import('@stoplight/spectral-ref-resolver'), import('@stoplight/spectral-rulesets'), import('../../ruleset.js'), import('../../lib/lint.js'), import('./findings.js'),
+  ]);
+  // The user's own files (--static) are held to the same limits as a server's documents.
+  const referenced = new ReferencedDocuments(lintJob.localFile === true ? (path) => readFile(path, 'utf8') : fetchThroughMain, lintJob.limits, lintJob.referenceBudgetBytes);
+  const read = { resolve: (ref: { href(): string }) => referenced.read(ref.href()) };
+  const resolver = lintJob.localFile === true
+    ? new Resolver({ resolvers: { file: read, http: refuseRemote, https: refuseRemote } })
+    : new Resolver({ resolvers: { file: refuseLocal, http: read, https: read } });
+  const diagnostics = await lintDiagnostics(createLinter(ruleset, resolver), lintJob.text, lintJob.source);
+  // A refused document of the server is reported once, by /core/doc-openapi with the same reason; Spectral's invalid-ref would say it twice.
+  const reported = lintJob.localFile === true ? diagnostics : diagnostics.filter((diagnostic) => !(diagnostic.code === 'invalid-ref' && referenced.refusals.has(diagnostic.message)));
+  const { kept, omitted } = keptFindings(reported.map(boundedFinding), lintJob.maxFindings, lintJob.maxFindingChars);
+  const rules = [(ruleset as { rules?: Record<string, { description?: string }> }).rules ?? {}, (oas as { rules?: Record<string, { description?: string }> }).rules ?? {}];
+  return { kind: 'done', findings: kept, omitted, descriptions: descriptionsOf(kept, rules) };
+}
+
 /** Anything without an http(s) URL is a path on this machine: never read on the server's say. */
 const refuseLocal = {
   resolve: async (ref: { href(): string }): Promise<never> => {
     throw new Error(`not read: ${ref.href()} is a local file, and a downloaded description may only reference documents of its own server`);
   },
 };
-const remote = { resolve: (ref: { href(): string }) => fetchThroughMain(ref.href()) };
 const refuseRemote = {
   resolve: async (ref: { href(): string }): Promise<never> => {
     throw new Error(`not fetched: ${ref.href()}; a static run reads only files on this machine`);
   },
 };
 
-async function lint(): Promise<WorkerMessage> {
-  try {
-    const parsed: unknown = job.source.endsWith('.json') || !job.localFile ? JSON.parse(job.text) : parseYaml(job.text);
-    const { depth, path } = nestingDepth(parsed, job.maxDepth);
-    if (depth > job.maxDepth) return { kind: 'too-deep', depth, path: path.join('.') };
-  } catch {
-    // Not JSON: Spectral's parser reports it as a finding.
-  }
-  const resolver = job.localFile === true
-    ? new Resolver({ resolvers: { file: { resolve: (ref: { href(): string }) => readFile(ref.href(), 'utf8') }, http: refuseRemote, https: refuseRemote } })
-    : new Resolver({ resolvers: { file: refuseLocal, http: remote, https: remote } });
-  const findings = await lintText(createLinter(ruleset, resolver), job.text, job.source);
-  return { kind: 'done', findings: findings.slice(0, job.maxFindings), omitted: Math.max(0, findings.length - job.maxFindings), descriptions: descriptionsOf(findings) };
+function refusedDescription(reason: string, maxDepth: number, tooDeep: { depth: number; path: string } | undefined): Finding {
+  const message = tooDeep === undefined
+    ? `Description is not linted: it ${reason}. Keep it within these limits: name large parts in components, in documents of their own, and $ref them.`
+    : `Description is too deep to lint: more than ${maxDepth} levels of nesting (${tooDeep.depth} at ${tooDeep.path || 'the root'}). Flatten it: name deep schemas in components and $ref them.`;
+  return {
+    code: tooDeep === undefined ? 'adr-check/description-not-linted' : 'adr-check/description-too-deep',
+    severity: 'error',
+    path: boundedText(tooDeep?.path ?? ''),
+    message: boundedText(message),
+    line: 1,
+  };
 }
 
 /** Each found rule's description, from our ruleset or the spectral:oas rules it extends (for SARIF's shortDescription). */
-function descriptionsOf(findings: { code: string }[]): Record<string, string> {
-  const rules = [(ruleset as { rules?: Record<string, { description?: string }> }).rules ?? {}, (oas as { rules?: Record<string, { description?: string }> }).rules ?? {}];
+function descriptionsOf(findings: { code: string }[], rules: Array<Record<string, { description?: string }>>): Record<string, string> {
   const descriptions: Record<string, string> = {};
   for (const { code } of findings) {
     const description = rules.map((set) => set[code]?.description).find((text) => typeof text === 'string');
@@ -72,7 +92,19 @@ function descriptionsOf(findings: { code: string }[]): Record<string, string> {
   return descriptions;
 }
 
-lint()
+/** The served YAML against the served JSON: both read within the limits, the first difference named. */
+function compare(compareJob: CompareJob): WorkerMessage {
+  const yaml = readDocument(compareJob.yaml, compareJob.limits);
+  if (yaml.kind === 'refused') return { kind: 'compared', refused: `it ${yaml.reason}` };
+  const json = readDocument(compareJob.json, compareJob.limits);
+  if (json.kind === 'refused') return { kind: 'compared', refused: `/openapi.json ${json.reason}` };
+  if (yaml.syntaxError !== undefined) return { kind: 'compared', notYaml: boundedText(yaml.syntaxError, 200) };
+  const difference = firstDifference(json.data(), yaml.data());
+  return { kind: 'compared', ...(difference === undefined ? {} : { difference: boundedText(difference, 200) }) };
+}
+
+const work: Promise<WorkerMessage> = job.kind === 'compare-yaml' ? Promise.resolve().then(() => compare(job)) : lint(job);
+work
   .catch((error: unknown): WorkerMessage => ({ kind: 'failed', message: error instanceof Error ? error.message : String(error) }))
   .then((message) => {
     post(message);

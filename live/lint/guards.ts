@@ -1,0 +1,134 @@
+import { isAlias, isMap, isPair, isScalar, isSeq, parseDocument } from 'yaml';
+import { shapeOf } from './depth.js';
+
+/**
+ * The limits every document the lint reads is held to before Spectral parses it: the description
+ * and each document its `$ref`s name, JSON or YAML. Spectral's own parsers expand YAML aliases
+ * for real (a few hundred bytes can stand for billions of nodes), recurse on nesting, and compare
+ * each member of an object with the ones before it (an object of 100,000 members costs minutes).
+ * These are measured here first, in linear time and without expanding anything.
+ */
+export interface DocumentLimits {
+  /** Levels of nesting, aliases followed. */
+  maxDepth: number;
+  /** Members of one object (mapping). */
+  maxMembers: number;
+  /** Alias nodes (`*name`) in one YAML document. */
+  maxAliases: number;
+  /** Nodes that the aliases of one YAML document add when expanded. */
+  maxAliasNodes: number;
+}
+
+export const DOCUMENT_LIMITS: DocumentLimits = { maxDepth: 1000, maxMembers: 10_000, maxAliases: 1_000, maxAliasNodes: 100_000 };
+
+export type Reading =
+  /** `syntaxError`: the first of a YAML text's errors; its data is what could be read. */
+  | { kind: 'accepted'; data: () => unknown; syntaxError?: string }
+  /** `reason` completes "the document ...": `nests more than 1000 levels deep (1001 at a.b)`. */
+  | { kind: 'refused'; reason: string; tooDeep?: { depth: number; path: string } };
+
+/** Reads a JSON or YAML text within the limits, or says which one it exceeds. */
+export function readDocument(text: string, limits: DocumentLimits): Reading {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return readYaml(text, limits);
+  }
+  const shape = shapeOf(json, limits.maxDepth);
+  if (shape.depth > limits.maxDepth) return tooDeep(shape.depth, shape.path.join('.'), limits);
+  if (shape.members > limits.maxMembers) return tooWide(shape.members, shape.membersPath.join('.'), limits);
+  return { kind: 'accepted', data: () => json };
+}
+
+function readYaml(text: string, limits: DocumentLimits): Reading {
+  const document = parseDocument(text, { uniqueKeys: false });
+  if (document.errors.some((error) => /call stack/i.test(error.message))) return { kind: 'refused', reason: `nests too deeply to be parsed (more than ${limits.maxDepth} levels)` };
+  const refusal = yamlRefusal(document.contents, limits);
+  if (refusal !== undefined) return refusal;
+  const syntaxError = document.errors[0]?.message;
+  return { kind: 'accepted', data: () => document.toJS({ maxAliasCount: -1 }) as unknown, ...(syntaxError === undefined ? {} : { syntaxError }) };
+}
+
+interface Frame { node: object; children: unknown[]; next: number; nodes: number; depth: number; key: string }
+
+/**
+ * Walks the YAML syntax tree once, children before parents, without recursion: each node's size
+ * and depth as they would be with its aliases expanded, an alias counting as the node it names.
+ */
+function yamlRefusal(root: unknown, limits: DocumentLimits): Reading | undefined {
+  if (typeof root !== 'object' || root === null) return undefined;
+  const anchored = new Map<string, object>();
+  const measured = new WeakMap<object, { nodes: number; depth: number }>();
+  const open = new WeakSet<object>();
+  let aliases = 0;
+  let aliasNodes = 0;
+  const stack: Frame[] = [];
+  const enter = (node: object, key: string): Reading | undefined => {
+    const children = childrenOf(node);
+    if (isMap(node) && node.items.length > limits.maxMembers) return tooWide(node.items.length, pathOfStack(stack, key), limits);
+    const anchor = (node as { anchor?: string }).anchor;
+    if (anchor !== undefined) { anchored.set(anchor, node); open.add(node); }
+    stack.push({ node, children, next: 0, nodes: 1, depth: 0, key });
+    return stack.length > limits.maxDepth ? tooDeep(stack.length, pathOfStack(stack.slice(0, -1), key), limits) : undefined;
+  };
+  const entered = enter(root, '');
+  if (entered !== undefined) return entered;
+  while (stack.length > 0) {
+    const frame = stack[stack.length - 1] as Frame;
+    if (frame.next < frame.children.length) {
+      const child = frame.children[frame.next];
+      const key = isMap(frame.node) ? childKey(frame.node, frame.next) : String(frame.next);
+      frame.next += 1;
+      if (typeof child !== 'object' || child === null) continue;
+      if (!isAlias(child)) {
+        const refusal = enter(child, key);
+        if (refusal !== undefined) return refusal;
+        continue;
+      }
+      aliases += 1;
+      if (aliases > limits.maxAliases) return { kind: 'refused', reason: `uses more than ${limits.maxAliases.toLocaleString('en-US')} YAML aliases` };
+      const target = anchored.get(child.source);
+      if (target === undefined) continue;
+      if (open.has(target)) return { kind: 'refused', reason: `has a YAML alias inside the node it names (*${child.source.slice(0, 100)}): it never ends when expanded` };
+      const size = measured.get(target) ?? { nodes: 1, depth: 1 };
+      aliasNodes += size.nodes;
+      if (aliasNodes > limits.maxAliasNodes) return { kind: 'refused', reason: `grows by more than ${limits.maxAliasNodes.toLocaleString('en-US')} nodes through its YAML aliases (*${child.source.slice(0, 100)} and others)` };
+      frame.nodes += size.nodes;
+      frame.depth = Math.max(frame.depth, size.depth);
+      if (stack.length + size.depth > limits.maxDepth) return tooDeep(stack.length + size.depth, pathOfStack(stack, key), limits);
+      continue;
+    }
+    stack.pop();
+    const size = { nodes: frame.nodes, depth: frame.depth + 1 };
+    if (open.has(frame.node)) { open.delete(frame.node); measured.set(frame.node, size); }
+    const parent = stack[stack.length - 1];
+    if (parent !== undefined) { parent.nodes += size.nodes; parent.depth = Math.max(parent.depth, size.depth); }
+  }
+  return undefined;
+}
+
+function childrenOf(node: object): unknown[] {
+  if (isMap(node)) return node.items.flatMap((pair) => [pair.key, pair.value]);
+  if (isSeq(node)) return node.items;
+  if (isPair(node)) return [node.key, node.value];
+  return [];
+}
+
+/** The key of a map's child at `index` in childrenOf (keys and values alternate), for a path. */
+function childKey(map: { items: Array<{ key: unknown }> }, index: number): string {
+  const key = map.items[Math.floor(index / 2)]?.key;
+  return isScalar(key) ? String(key.value).slice(0, 100) : '?';
+}
+
+function pathOfStack(stack: Frame[], last: string): string {
+  return [...stack.slice(1).map((frame) => frame.key), last].slice(0, 12).join('.');
+}
+
+function tooDeep(depth: number, path: string, limits: DocumentLimits): Reading {
+  return { kind: 'refused', reason: `nests more than ${limits.maxDepth} levels deep (${depth} at ${path || 'the root'})`, tooDeep: { depth, path } };
+}
+
+function tooWide(members: number, path: string, limits: DocumentLimits): Reading {
+  return { kind: 'refused', reason: `has an object of ${members.toLocaleString('en-US')} members (at ${path || 'the root'}); at most ${limits.maxMembers.toLocaleString('en-US')} are read` };
+}

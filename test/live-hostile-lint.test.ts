@@ -1,0 +1,134 @@
+import { description, servingDescription, startHostile, type HostileServer } from './support/hostile-servers.js';
+import { adrCheck, expectBounded, jsonReport, startOffTarget, type Outcome } from './support/adr-check-process.js';
+import { billionLaughs, jsonWide, largeSchema, longKeyFindings, referencing, servingYaml, yamlDeep, yamlKeys, yamlManyMaps } from './support/hostile-lint.js';
+
+/**
+ * Issue 21, items 5, 9 and 10: every document adr-check parses or lints of what a server sends is
+ * parsed on a worker thread, within the deadline and the same limits, and the findings made of
+ * it are bounded. Each run gives --lint-memory 256; the bound on its peak is 512 MB plus that.
+ */
+const LINT_MEMORY = ['--lint-memory', '256'];
+const PEAK_MB = 512 + 256;
+
+const closers: Array<() => Promise<void>> = [];
+afterAll(async () => { await Promise.all(closers.map((close) => close())); });
+
+async function hostile(server: Promise<HostileServer>): Promise<HostileServer> {
+  const started = await server;
+  closers.push(() => started.close());
+  return started;
+}
+
+/** Within --deadline + 5 s of wall time (tsx's start included), within the memory bound, no stack trace. */
+function expectWithin(outcome: Outcome, deadline: number): void {
+  expectBounded(outcome, deadline);
+  expect(outcome.seconds).toBeLessThan(deadline + 5);
+  expect(outcome.peakMb).toBeLessThan(PEAK_MB);
+}
+
+function publishOpenapi(outcome: Outcome) {
+  return jsonReport(outcome).results.find((result) => result.code === '/core/publish-openapi');
+}
+
+describe('5. a served /openapi.yaml is parsed and compared on a worker, within a share of the deadline', () => {
+  test('100,000 keys in one mapping (1.4 MB): not judged, and the run ends within its deadline', async () => {
+    const server = await hostile(startHostile(servingYaml(yamlKeys(100_000))));
+    const outcome = await adrCheck(server.baseUrl, ['--format', 'json', '--max-body', '5000000', ...LINT_MEMORY]);
+    expectWithin(outcome, 6);
+    const check = publishOpenapi(outcome);
+    expect(check?.verdict).toBe('error');
+    // Parsed within its budget it is refused for its width; on a slower machine its parse runs out of time first.
+    expect(check?.summary).toMatch(/^not judged: \/openapi\.yaml was not compared with \/openapi\.json \((it has an object of 100,000 members \(at the root\); at most 10,000 are read|its parse did not finish within its time budget \(\d+\.\d s, a quarter of the rest of --deadline\))\)$/);
+    expect(check?.details).toEqual(['/openapi.json is published as the standard requires']);
+  }, 40000);
+
+  test('3.6 MB of mappings each within the limits: its parse runs out of its time, the checks after it still run', async () => {
+    const server = await hostile(startHostile(servingYaml(yamlManyMaps(300, 1000))));
+    const outcome = await adrCheck(server.baseUrl, ['--format', 'json', '--max-body', '5000000', ...LINT_MEMORY]);
+    expectWithin(outcome, 6);
+    const check = publishOpenapi(outcome);
+    expect(check?.verdict).toBe('error');
+    expect(check?.summary).toMatch(/^not judged: \/openapi\.yaml was not compared with \/openapi\.json \(its parse did not finish within its time budget \(\d+\.\d s, a quarter of the rest of --deadline\)\)$/);
+    expect(outcome.stdout).not.toContain('overall deadline passed');
+  }, 40000);
+
+  test('a YAML billion laughs at /openapi.yaml: not judged, nothing expanded', async () => {
+    const server = await hostile(startHostile(servingYaml(billionLaughs())));
+    const outcome = await adrCheck(server.baseUrl, ['--format', 'json', ...LINT_MEMORY]);
+    expectWithin(outcome, 6);
+    expect(publishOpenapi(outcome)?.summary).toBe('not judged: /openapi.yaml was not compared with /openapi.json (it grows by more than 100,000 nodes through its YAML aliases (*e and others))');
+  }, 40000);
+
+  test('a /openapi.yaml that differs is still named at its first difference', async () => {
+    const server = await hostile(startHostile(servingYaml('openapi: 3.0.3\ninfo: {title: Other, version: 1.0.0}\npaths: {}\n')));
+    const outcome = await adrCheck(server.baseUrl, ['--format', 'json', ...LINT_MEMORY]);
+    expect(publishOpenapi(outcome)?.details).toEqual(['/openapi.yaml differs from /openapi.json, first at /info/title']);
+  }, 40000);
+});
+
+describe('9. each referenced document is held to the description\'s limits, and all of them to a byte budget', () => {
+  test('a 342-byte YAML billion laughs (the issue\'s had 401), a YAML nested 5,000 deep and a JSON object of 100,000 members: one finding each, the lint done', async () => {
+    const laughs = billionLaughs();
+    expect(Buffer.byteLength(laughs)).toBe(342);
+    const server = await hostile(startHostile(referencing({
+      'lol.yaml': { text: laughs, type: 'application/yaml' },
+      'deep.yaml': { text: yamlDeep(5000), type: 'application/yaml' },
+      'wide.json': { text: jsonWide(100_000), type: 'application/json' },
+    })));
+    const offTarget = await startOffTarget(server.port);
+    closers.push(() => offTarget.close());
+    const outcome = await adrCheck(server.baseUrl, ['--format', 'json', '--max-body', '5000000', ...LINT_MEMORY]);
+    expectWithin(outcome, 6);
+    const report = jsonReport(outcome);
+    expect(report.lint.status).toBe('done');
+    const refused = report.staticFindings.filter((finding) => / not read, | \(not read, /.test(finding.message));
+    expect(refused.map((finding) => [finding.code, finding.path, finding.message.replace(/\. Its \$ref stays unresolved: .*$/, '')])).toEqual([
+      ['/core/doc-openapi', 'components.schemas.S0.$ref', `Referenced file cannot be fetched (not read, it grows by more than 100,000 nodes through its YAML aliases (*e and others)): ${server.baseUrl}/lol.yaml`],
+      ['/core/doc-openapi', 'components.schemas.S1.$ref', `Referenced file cannot be fetched (not read, it nests more than 1000 levels deep (1001 at 0.0.0.0.0.0.0.0.0.0.0.0)): ${server.baseUrl}/deep.yaml`],
+      ['/core/doc-openapi', 'components.schemas.S2.$ref', `Referenced file cannot be fetched (not read, it has an object of 100,000 members (at the root); at most 10,000 are read): ${server.baseUrl}/wide.json`],
+    ]);
+    expect(offTarget.requests).toEqual([]);
+  }, 40000);
+
+  test('60 references to 3.6 MB documents: two are read, the rest refused by the budget, each once, and few are fetched', async () => {
+    const schema = largeSchema(3_600_000);
+    const documents = Object.fromEntries(Array.from({ length: 60 }, (_, index) => [`doc${index}.json`, { text: schema, type: 'application/json' }]));
+    const server = await hostile(startHostile(referencing(documents)));
+    const outcome = await adrCheck(server.baseUrl, ['--format', 'json', '--max-body', '5000000', ...LINT_MEMORY], { deadline: 20, killAfterMs: 40000 });
+    expectWithin(outcome, 20);
+    const report = jsonReport(outcome);
+    expect(report.lint.status).toBe('done');
+    const overBudget = report.staticFindings.filter((finding) => finding.message.includes('not read, the documents referenced are over 10,000,000 bytes together'));
+    expect(overBudget.map((finding) => finding.code)).toEqual(Array(58).fill('/core/doc-openapi'));
+    expect(overBudget[0]?.message).toMatch(new RegExp(`^Referenced file cannot be fetched \\(not read, the documents referenced are over 10,000,000 bytes together \\(the budget of all of them\\)\\): ${server.baseUrl}/doc\\d+\\.json\\.`));
+    // Four at a time: once the budget is spent, no more are asked for.
+    expect(server.requests.filter((request) => /^\/v1\/doc\d+\.json$/.test(request.url)).length).toBeLessThanOrEqual(6);
+  }, 60000);
+});
+
+describe('10. findings are bounded in their strings, number and size', () => {
+  test('a 200,000-character schema name in 1,001 findings: each path cut with its length, the report small', async () => {
+    const server = await hostile(startHostile(servingDescription(longKeyFindings(200_000, 1001))));
+    const outcome = await adrCheck(server.baseUrl, ['--format', 'json', '--max-body', '1000000', ...LINT_MEMORY], { deadline: 15 });
+    expectWithin(outcome, 15);
+    expect(outcome.stdout.length).toBeLessThan(5_000_000);
+    const report = jsonReport(outcome);
+    expect(report.lint.status).toBe('done');
+    const camelCase = report.staticFindings.filter((finding) => finding.code === 'nlgov:property-names-camel-case');
+    expect(camelCase.length).toBeGreaterThan(0);
+    for (const finding of report.staticFindings) {
+      for (const text of [finding.path, finding.message, finding.source ?? '']) expect(text.length).toBeLessThanOrEqual(1000 + '… (1,000,000 characters)'.length);
+    }
+    expect(camelCase[0]?.path).toBe(`components.schemas.S${'a'.repeat(199)}… (200,001 characters).properties.snake_case_`);
+  }, 40000);
+
+  test('a message that quotes 5,000 characters of the server is cut with its length', async () => {
+    const name = `snake_${'x'.repeat(5000)}`;
+    const server = await hostile(startHostile(servingDescription(JSON.stringify(description({ components: { schemas: { Thing: { type: 'object', properties: { [name]: { type: 'string' } } } } } })))));
+    const report = jsonReport(await adrCheck(server.baseUrl, ['--format', 'json', ...LINT_MEMORY]));
+    const finding = report.staticFindings.find((candidate) => candidate.code === 'nlgov:property-names-camel-case');
+    expect(finding?.message).toMatch(/^Property name is not lowerCamelCase: snake_x+… \(\d{2},\d{3} characters\)$/);
+    expect(finding?.message.length).toBeLessThanOrEqual(1000 + '… (10,000 characters)'.length);
+    expect(finding?.path).toBe(`components.schemas.Thing.properties.snake_${'x'.repeat(194)}… (5,006 characters)`);
+  }, 40000);
+});
