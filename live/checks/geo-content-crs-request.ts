@@ -200,21 +200,36 @@ class FeatureWriter {
   }
 
   /**
-   * Before the first POST: the collection's first page, as the sample was found. Every feature on
-   * it exists; when the page is the whole collection and names each feature, a URL that is none
-   * of them named nothing before the POST.
+   * Before the first POST: the collection, listed along its next links (at most SURVEY_PAGES
+   * pages). Every feature on it exists; when the listing reached the end and named each feature, a
+   * URL that is none of them named nothing before the POST.
    */
   private async survey(): Promise<void> {
-    const listUrl = this.target.style === 'ogc' ? withQuery(this.write.collection.itemsUrl, { limit: String(SURVEY_LIMIT) }) : this.write.collection.itemsUrl;
-    const list = await this.context.send({ method: 'GET', url: listUrl, headers: { accept: this.target.style === 'ogc' ? 'application/geo+json' : 'application/json' }, keepBody: true });
-    const body = list.status === 200 ? parseJson(list.body) : undefined;
-    const items = itemsOf(body);
-    for (const item of items) this.remember(item, identityOf(item), list.url);
-    const matched = asObject(body).numberMatched;
-    const nextPage = linkHref(body, 'next') !== undefined || /rel="?next"?/i.test(list.headers.link ?? '');
-    const named = items.every((item) => identifiersOf(item).length > 0 || linkHref(item, 'self') !== undefined);
-    const whole = (typeof matched !== 'number' || matched <= items.length) && (this.target.style !== 'ogc' || items.length < SURVEY_LIMIT);
-    this.existing.complete = list.status === 200 && items.length > 0 && !nextPage && named && whole;
+    const accept = this.target.style === 'ogc' ? 'application/geo+json' : 'application/json';
+    const visited = new Set<string>();
+    let url: string | undefined = this.target.style === 'ogc' ? withQuery(this.write.collection.itemsUrl, { limit: String(SURVEY_LIMIT) }) : this.write.collection.itemsUrl;
+    let listed = 0;
+    let named = true;
+    for (let page = 0; page < SURVEY_PAGES && url !== undefined; page += 1) {
+      visited.add(url);
+      const list = await this.context.send({ method: 'GET', url, headers: { accept }, keepBody: true });
+      const body = list.status === 200 ? parseJson(list.body) : undefined;
+      if (body === undefined) return;
+      const items = itemsOf(body);
+      for (const item of items) this.remember(item, identityOf(item), list.url);
+      listed += items.length;
+      named &&= items.every((item) => identifiersOf(item).length > 0 || linkHref(item, 'self') !== undefined);
+      const next = sameOriginHref(this.context, linkHref(body, 'next') ?? linkHeaderNext(list.headers.link), list.url);
+      if (next === undefined && (linkHref(body, 'next') !== undefined || linkHeaderNext(list.headers.link) !== undefined)) return;
+      if (next === undefined) {
+        const matched = asObject(body).numberMatched;
+        // A full OGC page without a next link may still have more behind it.
+        const whole = (typeof matched !== 'number' || matched <= listed) && (this.target.style !== 'ogc' || items.length < SURVEY_LIMIT);
+        this.existing.complete = listed > 0 && named && whole;
+        return;
+      }
+      url = isUnderBase(this.context.baseUrl, next) && !visited.has(next) ? next : undefined;
+    }
   }
 
   /**
@@ -389,7 +404,7 @@ class FeatureWriter {
     if (named !== undefined) return `names ${named}`;
     if (new URL(location).search !== '') return 'its query may select another resource';
     if (!key.startsWith(`${itemsKey}/`) || key.slice(itemsKey.length + 1).includes('/')) return `not a feature of ${this.write.path}`;
-    if (!attempt.absentBefore.has(key) && !this.existing.complete) return 'it may have existed before the POST: the listing before it was not the whole collection, and no URL adr-check made up answered 404 there before';
+    if (!attempt.absentBefore.has(key) && !this.existing.complete) return `it may have existed before the POST: adr-check could not list the whole collection before it (${SURVEY_PAGES} pages at most, each feature named), and no URL adr-check made up answered 404 there`;
     if (attempt.read === undefined) {
       const { exchange, body } = await getGeometry(this.context, this.target.style, location, this.target.style === 'ogc' ? 'feature' : 'plain');
       attempt.read = { ...(exchange.status === undefined ? {} : { status: exchange.status }), body };
@@ -429,8 +444,9 @@ class FeatureWriter {
 
 /** Statuses of an API that will not take an identifier from the client. */
 const REFUSED_IDENTIFIER = [400, 409, 422];
-/** The first page adr-check reads to know what exists, as the sample was found. */
-const SURVEY_LIMIT = 10;
+/** What adr-check lists of a collection to know what exists before it POSTs: pages of this many (OGC `limit`), this many pages at most. */
+const SURVEY_LIMIT = 100;
+const SURVEY_PAGES = 5;
 /** Identifier members replaced per copy, and values made up for each before giving up on proving one unused. */
 const MAX_IDENTIFIERS = 4;
 const MAX_IDENTIFIER_TRIES = 3;
@@ -446,6 +462,11 @@ function identifiersOf(item: unknown): string[] {
   withIdentifiers(object, 'fresh', collect);
   collect(object.id);
   return values;
+}
+
+/** The target of a `Link: <...>; rel="next"` header. */
+function linkHeaderNext(header: string | undefined): string | undefined {
+  return /<([^>]*)>[^,]*;\s*rel="?next"?/i.exec(header ?? '')?.[1];
 }
 
 /** `{itemsUrl}/{id}`, without the items link's query. */

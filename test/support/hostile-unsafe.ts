@@ -129,13 +129,13 @@ export type PostAnswer =
   | 'sample-percent-encoded'
   /** An ordinary upsert: a feature whose identificatie exists replaces it (200, Location by identificatie); another one is created (201). */
   | 'upsert'
-  /** 201 with the Location of a feature that exists but is not on the first page (f11, f12); stores nothing. */
+  /** 201 with the Location of a feature that exists but lies beyond the pages adr-check lists (f59, f60 of 60, 10 a page); stores nothing. */
   | 'unlisted';
 
 interface Feature { type: 'Feature'; id: string; geometry: { type: 'Point'; coordinates: number[] }; properties: { identificatie: string; naam: string } }
 
 function feature(index: number): Feature {
-  // f1 to f4 close together in Utrecht; f11 and f12 kilometres away.
+  // f1 to f4 close together in Utrecht; the others kilometres away.
   const [lon, lat] = index > 10 ? [5.2 + index / 100, 52.2] : [5.1213 + index / 10000, 52.0907];
   return { type: 'Feature', id: `f${index}`, geometry: { type: 'Point', coordinates: [lon, lat] }, properties: { identificatie: `0344100000${String(index).padStart(6, '0')}`, naam: `gebouw ${index}` } };
 }
@@ -146,7 +146,7 @@ function feature(index: number): Feature {
  * `answer` says. A feature is found by its id or by its identificatie.
  */
 export async function startFeatureServer(answer: PostAnswer): Promise<StatefulServer> {
-  const count = answer === 'unlisted' ? 12 : 4;
+  const count = answer === 'unlisted' ? 60 : 4;
   const records = new Map<string, unknown>(Array.from({ length: count }, (_, index) => feature(index + 1)).map((item) => [item.id, item]));
   const items = '/v1/collections/gebouwen/items';
   const document = JSON.stringify(description({
@@ -178,8 +178,10 @@ export async function startFeatureServer(answer: PostAnswer): Promise<StatefulSe
     if (path === items && method === 'GET') {
       const all = [...records.values()] as Feature[];
       const limit = Math.min(Number(query.get('limit') ?? 10) || 10, 10);
-      const next = all.length > limit ? { links: [{ rel: 'next', href: `${items}?offset=${limit}` }] } : {};
-      return reply(response, 200, { type: 'FeatureCollection', numberMatched: all.length, numberReturned: Math.min(limit, all.length), features: all.slice(0, limit), ...next }, geo);
+      const offset = Number(query.get('offset') ?? 0) || 0;
+      const page = all.slice(offset, offset + limit);
+      const next = offset + limit < all.length ? { links: [{ rel: 'next', href: `${items}?offset=${offset + limit}` }] } : {};
+      return reply(response, 200, { type: 'FeatureCollection', numberMatched: all.length, numberReturned: page.length, features: page, ...next }, geo);
     }
     if (path === items && method === 'POST') {
       const body = await readBody(request);
@@ -192,7 +194,7 @@ export async function startFeatureServer(answer: PostAnswer): Promise<StatefulSe
       if (answer === 'listed') return here([`${items}/f2`, `${items}/n9/../f3`, `${items}/n9/%2e%2e/f4`][posts - 1] ?? `${items}/f2`);
       if (answer === 'sample-with-query') return here(`${items}/f1?copy=${posts}`);
       if (answer === 'sample-percent-encoded') return here([`${items}/%66%31`, `${items}/f%31`][posts - 1] ?? `${items}/%66%31`);
-      if (answer === 'unlisted') return here(`${items}/f${10 + posts}`);
+      if (answer === 'unlisted') return here(`${items}/f${58 + posts}`);
       const coordinates = sent.geometry.coordinates ?? [];
       const position = crs === undefined ? coordinates : [coordinates[1] ?? 0, coordinates[0] ?? 0];
       const properties = { identificatie: String(sent.properties?.identificatie ?? ''), naam: String(sent.properties?.naam ?? '') };
