@@ -1,5 +1,6 @@
 import { count, type CheckResult, type Report, type ReportTable, type Verdict } from './report.js';
-import { mapStrings, printable, redactText } from './redaction.js';
+import { jsonText, mapStrings, printable } from './redaction.js';
+import { boundedReport } from './bounded-report.js';
 import { html, ruleTitle } from './html.js';
 
 export const FORMATS = ['text', 'json', 'junit', 'sarif', 'github-actions', 'html'] as const;
@@ -18,19 +19,20 @@ export interface RenderOptions {
 
 /**
  * The report in one format. Everything in it may come from the server, so every string is
- * redacted first, then made safe for where it goes: printable for a terminal and for XML (which
- * cannot hold control characters), escaped by JSON.stringify for JSON and SARIF.
+ * redacted and bounded first (bounded-report.ts), then made safe for where it goes: printable for
+ * a terminal, for XML (which cannot hold control characters) and for HTML, and \u-escaped beyond
+ * what JSON.stringify escapes for JSON and SARIF (redaction.ts jsonText).
  */
 export function render(report: Report, format: Format, options: RenderOptions): string {
-  const redacted = mapStrings(report, (value) => redactText(value, options.secrets));
+  const redacted = boundedReport(report, options.secrets);
   const safe = () => mapStrings(redacted, printable);
   switch (format) {
     case 'json':
-      return JSON.stringify(redacted, null, 2);
+      return jsonText(redacted);
     case 'junit':
       return junit(safe());
     case 'sarif':
-      return JSON.stringify(sarif(redacted), null, 2);
+      return jsonText(sarif(redacted));
     case 'github-actions':
       return githubActions(safe());
     case 'html':
@@ -112,8 +114,9 @@ export function countVerdicts(results: CheckResult[]): Record<Verdict, number> {
   return counts;
 }
 
+/** Text for XML 1.0: what it cannot hold (control characters, U+FFFE/U+FFFF, lone surrogates) made visible, markup escaped. */
 function escapeXml(value: string): string {
-  return value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+  return printable(value).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
 
 function junit(report: Report): string {

@@ -1,10 +1,18 @@
 /**
- * What the user gave as credentials, in every form a server may send it back in: as given, the
- * token without its scheme (`Bearer x` → `x`), Basic credentials decoded, and each of those
- * percent-encoded (URL, form) and JSON-escaped. Longest first, so a token inside a longer
- * secret does not leave the rest of the longer one readable.
+ * What the user gave as credentials, in every form a server may trivially send it back in: as
+ * given, the token without its scheme (`Bearer x` → `x`), Basic credentials decoded; and each of
+ * those percent-encoded (URL, form, and every character), JSON-escaped (as needed, and every
+ * character as \uXXXX), and in base64 and base64url with and without padding, also where it sits
+ * at any offset inside a longer base64 text. Longest first, so a token inside a longer secret does
+ * not leave the rest of the longer one readable.
  */
 export function secretForms(values: string[]): string[] {
+  const forms = new Set<string>();
+  for (const base of secretBases(values)) for (const form of encodingsOf(base)) forms.add(form);
+  return [...forms].filter((form) => form !== '').sort((a, b) => b.length - a.length);
+}
+
+function secretBases(values: string[]): Set<string> {
   const bases = new Set<string>();
   for (const value of values) {
     const trimmed = value.trim();
@@ -22,24 +30,116 @@ export function secretForms(values: string[]): string[] {
       }
     }
   }
-  const forms = new Set<string>();
-  for (const base of bases) {
-    forms.add(base);
-    forms.add(encodeURIComponent(base));
-    forms.add(encodeURIComponent(base).replace(/%20/g, '+'));
-    forms.add(encodeURIComponent(base).replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase()));
-    forms.add(JSON.stringify(base).slice(1, -1));
+  return bases;
+}
+
+/** A base64 fragment shorter than this is too likely to occur by chance in other text. */
+const MIN_BASE64_CORE = 8;
+
+function encodingsOf(base: string): string[] {
+  const bytes = Buffer.from(base, 'utf8');
+  const percent = encodeURIComponent(base);
+  const base64 = bytes.toString('base64');
+  const base64url = bytes.toString('base64url');
+  return [
+    base,
+    percent,
+    percent.replace(/%20/g, '+'),
+    percent.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase()),
+    // Matched regardless of the case of the hex digits (see caseless): one form covers %4A and %4a.
+    [...bytes].map((byte) => `%${byte.toString(16).padStart(2, '0')}`).join(''),
+    JSON.stringify(base).slice(1, -1),
+    [...base].map((character) => [...Array(character.length).keys()].map((index) => `\\u${character.charCodeAt(index).toString(16).padStart(4, '0')}`).join('')).join(''),
+    base64,
+    base64.replace(/=+$/, ''),
+    base64url,
+    ...base64Cores(bytes, 'base64'),
+    ...base64Cores(bytes, 'base64url'),
+  ];
+}
+
+/**
+ * The characters of a base64 text that depend on the secret's bytes alone, for the secret at each
+ * of the three offsets it can have inside a longer encoded text (`{"token":"…"}` in base64).
+ */
+function base64Cores(bytes: Buffer, encoding: 'base64' | 'base64url'): string[] {
+  const cores: string[] = [];
+  for (let offset = 0; offset < 3; offset += 1) {
+    const encoded = Buffer.concat([Buffer.alloc(offset), bytes]).toString(encoding).replace(/=+$/, '');
+    const core = encoded.slice(Math.ceil((8 * offset) / 6), Math.floor((8 * (offset + bytes.length)) / 6));
+    if (core.length >= MIN_BASE64_CORE) cores.push(core);
   }
-  return [...forms].filter((form) => form !== '').sort((a, b) => b.length - a.length);
+  return cores;
 }
 
 export const REDACTED = '[REDACTED]';
 
+/** A form made of escapes only (`%4a%4b`, `\u0061`): its hex digits may come in either case. */
+function caseless(form: string): boolean {
+  return /^(%[0-9a-f]{2})+$/i.test(form) || /^(\\u[0-9a-f]{4})+$/i.test(form);
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
 /** Every occurrence of every secret form replaced. */
 export function redactText(text: string, forms: string[]): string {
   let redacted = text;
-  for (const form of forms) if (redacted.includes(form)) redacted = redacted.split(form).join(REDACTED);
+  for (const form of forms) {
+    if (caseless(form)) redacted = redacted.replace(new RegExp(escapeRegExp(form), 'gi'), REDACTED);
+    else if (redacted.includes(form)) redacted = redacted.split(form).join(REDACTED);
+  }
   return redacted;
+}
+
+/** A tail shorter than this that begins a secret form gives nothing away and is kept. */
+const MIN_SECRET_TAIL = 4;
+
+/**
+ * The length of the longest end of `text` that is the start of `form` (KMP over the text's last
+ * characters): what is left of a secret where a text was cut in the middle of it.
+ */
+function secretTailLength(text: string, form: string): number {
+  const fold = caseless(form) ? (value: string) => value.replace(/[A-F]/g, (letter) => letter.toLowerCase()) : (value: string) => value;
+  const pattern = fold(form);
+  const tail = fold(text.slice(-(pattern.length - 1)));
+  if (pattern.length < 2 || tail === '') return 0;
+  const failure = [0];
+  for (let index = 1, matched = 0; index < pattern.length; index += 1) {
+    while (matched > 0 && pattern[index] !== pattern[matched]) matched = failure[matched - 1] ?? 0;
+    if (pattern[index] === pattern[matched]) matched += 1;
+    failure[index] = matched;
+  }
+  let matched = 0;
+  for (let index = 0; index < tail.length; index += 1) {
+    const unit = tail[index];
+    while (matched > 0 && (matched === pattern.length || unit !== pattern[matched])) matched = failure[matched - 1] ?? 0;
+    if (unit === pattern[matched]) matched += 1;
+  }
+  return matched;
+}
+
+/** A text that was cut: an end that starts a secret form is redacted too. */
+export function redactCutTail(text: string, forms: string[]): string {
+  const longest = Math.max(0, ...forms.map((form) => secretTailLength(text, form)));
+  return longest >= MIN_SECRET_TAIL ? `${text.slice(0, text.length - longest)}${REDACTED}` : text;
+}
+
+/**
+ * A string from the server as a report may hold it: redacted first, then cut to `max` characters,
+ * so that no cut leaves part of a secret readable. The raw text is cut first, with room for the
+ * longest form, so that a huge string costs no more than a short one. `excerpt`: the text is
+ * already the start of something longer (a body), so its end is treated as a cut and the cut is
+ * not announced; otherwise the cut says how long the text was.
+ */
+export function redactAndCut(text: string, max: number, forms: string[], excerpt = false): string {
+  const room = max + (forms[0]?.length ?? 0);
+  const raw = text.length > room ? text.slice(0, room) : text;
+  const redacted = redactText(raw, forms);
+  if (raw === text && redacted.length <= max) return excerpt ? redactCutTail(redacted, forms) : redacted;
+  const kept = redactCutTail(redacted.slice(0, max), forms);
+  return excerpt ? kept : `${kept}… (cut at ${max} of ${text.length} characters)`;
 }
 
 /** A copy of a JSON-like value with `change` applied to every string in it, keys included. */
@@ -53,13 +153,39 @@ export function mapStrings<T>(value: T, change: (text: string) => string): T {
 }
 
 /**
- * Makes a server-supplied string safe for a terminal: control characters (C0, DEL, C1), and the
- * invisible ones that reorder or hide text (bidi overrides, line separators), become visible
- * escapes, so a body cannot move the cursor, print a fake line, set the title or the clipboard.
+ * The characters that are invisible or act on what is around them: control characters (C0, DEL,
+ * C1), the ones that reorder or hide text (bidi controls and isolates, zero-width characters,
+ * line and paragraph separators, the byte order mark), the noncharacters U+FFFE and U+FFFF, and
+ * lone surrogates (no character at all: XML cannot hold them, UTF-8 cannot encode them).
+ */
+const UNSAFE_CHARACTERS = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/** `\x1b`, `\u202e`: a character as a visible escape. */
+function visibleEscape(character: string): string {
+  const code = character.charCodeAt(0);
+  return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+}
+
+/**
+ * Makes a server-supplied string safe for a terminal and for XML: the unsafe characters become
+ * visible escapes, so a body cannot move the cursor, print a fake line, set the title or the
+ * clipboard, reorder what is read, or make a JUnit report ill-formed.
  */
 export function printable(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g, (character) => {
-    const code = character.charCodeAt(0);
-    return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
-  });
+  return text.replace(UNSAFE_CHARACTERS, visibleEscape);
+}
+
+/**
+ * The unsafe characters JSON.stringify leaves as they are: it escapes C0 controls and lone
+ * surrogates itself, and C0 is its own layout (newlines, indentation) outside strings.
+ */
+const UNESCAPED_BY_JSON = /[\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff\ufffe\uffff]/g;
+
+/**
+ * JSON text in which the unsafe characters JSON.stringify leaves as they are (DEL, C1, bidi,
+ * U+2028/2029, noncharacters) are \u escapes: the same string for a JSON reader, inert on a
+ * terminal or in a viewer. Outside strings, JSON text is ASCII, so every match is inside one.
+ */
+export function jsonText(value: unknown, indent = 2): string {
+  return JSON.stringify(value, null, indent).replace(UNESCAPED_BY_JSON, (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }

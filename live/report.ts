@@ -14,7 +14,10 @@ export interface Evidence {
   /** The response headers that decided the verdict. */
   headers: Record<string, string>;
   note?: string;
-  /** For a failure: the start of the body. */
+  /**
+   * For a failure: the start of the body. Kept longer than shown (RAW_BODY_EXCERPT): a report
+   * redacts it before it cuts it to BODY_EXCERPT, so that no cut leaves part of a secret.
+   */
   bodyExcerpt?: string;
   /** The body was cut at --max-body (the server sent more). */
   bodyTruncatedAt?: number;
@@ -74,6 +77,12 @@ export function worst(verdicts: Verdict[]): Verdict {
   return verdicts.reduce<Verdict>((current, next) => (VERDICT_ORDER.indexOf(next) > VERDICT_ORDER.indexOf(current) ? next : current), 'pass');
 }
 
+/** The start of a body a report shows as evidence. */
+export const BODY_EXCERPT = 300;
+
+/** What evidence keeps of a body: room for secrets in their longest forms past the part shown. */
+const RAW_BODY_EXCERPT = BODY_EXCERPT + 8192;
+
 export function evidenceOf(exchange: Exchange, decidingHeaders: string[] = [], note?: string, withBody = false): Evidence {
   const headers: Record<string, string> = {};
   for (const name of decidingHeaders) {
@@ -87,7 +96,7 @@ export function evidenceOf(exchange: Exchange, decidingHeaders: string[] = [], n
     status: exchange.status,
     headers,
     ...(note === undefined ? {} : { note }),
-    ...(withBody && exchange.body !== '' ? { bodyExcerpt: exchange.body.slice(0, 300) } : {}),
+    ...(withBody && exchange.body !== '' ? { bodyExcerpt: exchange.body.slice(0, RAW_BODY_EXCERPT) } : {}),
     ...(exchange.bodyTruncated ? { bodyTruncatedAt: exchange.bodyBytes } : {}),
     ...(exchange.error === undefined ? {} : { error: exchange.error }),
   };
