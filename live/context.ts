@@ -122,9 +122,14 @@ function headOf(exchange: Exchange): Exchange {
  * were given (a 401 there would say nothing about the check); the base URL when there is none.
  */
 export function resourcePath(context: CheckContext): string {
-  const resources = context.getPaths.filter((candidate) => !candidate.startsWith('/openapi.'));
+  // The base URL is a resource only where the description declares `/`: many APIs answer 404 there.
+  const resources = context.getPaths.filter((candidate) => !candidate.startsWith('/openapi.') && (candidate !== '' || declaresRoot(context.description)));
   const open = resources.find((candidate) => context.hasCredentials || !requiresCredentials(context.description, candidate));
   return open ?? resources[0] ?? '';
+}
+
+function declaresRoot(description: JsonObject | undefined): boolean {
+  return isObject(asObject(description?.paths)['/']);
 }
 
 /** `find` computed once per run and shared by the checks that ask for it (a module's discovery). */

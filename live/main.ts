@@ -23,8 +23,8 @@ options:
   --header "Name: value"   send this header (credentials) with every request; repeatable; redacted in reports
   --ca <file>              trust this CA (PEM) besides the system's
   --insecure               do not verify certificates (the TLS check is then not done)
-  --dns-server <ip[:port]> resolve host names with this DNS server instead of the system's
-                           (each name is resolved once per run, and every connection goes there)
+  --dns-server <ip>        resolve host names with this DNS server (ip or ip:port) instead of
+                           the system's; either way each name is resolved once per run
   --unsafe                 also send writes: undeclared POST, PUT, PATCH and DELETE (405
                            probes), a protected write, and POSTs of features with Content-Crs
                            (deleted again where the API declares DELETE)

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { resolve as resolvePath } from 'node:path';
-import { isObject, type JsonObject } from '../lib/json.js';
+import { asArray, asObject, isObject, type JsonObject } from '../lib/json.js';
+import { isUnderBase } from '../lib/url-scope.js';
 import { HttpClient, type ClientOptions, type Exchange } from './http.js';
 import { concreteGetPaths, createContext, type CheckContext, type CheckOptions, type LiveCheck } from './context.js';
 import { LIVE_CHECKS } from './registry.js';
@@ -49,6 +50,8 @@ export async function runChecks(baseUrl: string, options: RunOptions): Promise<R
   const step = <T>(what: string, run: () => T | Promise<T>, fallback: T) => guardedStep(what, run, fallback, failures);
   // The description's `/` is the base URL itself, '' here: it is probed once.
   context.getPaths = await step('finding the paths to probe', () => [...new Set(['', ...concreteGetPaths(context.description, options.extraPaths)])], ['']);
+  // Without a description the API still says where its resources are: the landing page's links.
+  if (context.description === undefined) context.getPaths = await step('reading the landing page\'s links', async () => [...new Set([...context.getPaths, ...linkedPaths(context.baseUrl, await context.get(''))])], context.getPaths);
   // The lint runs on its own thread within the run's deadline: the live verdicts never wait on it.
   const linting: Promise<LintOutcome | undefined> = context.description === undefined
     ? Promise.resolve(undefined)
@@ -159,6 +162,38 @@ async function applicableChecks(all: LiveCheck[], context: CheckContext): Promis
 function moduleLabel(codes: string[]): string {
   const prefix = /^\/[^/]+\//.exec(codes[0] ?? '')?.[0];
   return codes.length > 1 && prefix !== undefined && codes.every((code) => code.startsWith(prefix)) ? `the ${prefix}* checks` : codes.join(', ');
+}
+
+const MAX_LINKED_PATHS = 10;
+
+/**
+ * The paths a landing page links to (OGC `links`, HAL `_links`), relative to the base: only links
+ * that stay under the base URL, without a query, at most MAX_LINKED_PATHS.
+ */
+export function linkedPaths(baseUrl: string, landing: Exchange): string[] {
+  if (landing.status !== 200) return [];
+  let body: unknown;
+  try {
+    body = JSON.parse(landing.body);
+  } catch {
+    return [];
+  }
+  const root = asObject(body);
+  const hal = Object.values(asObject(root._links)).flatMap((link) => (Array.isArray(link) ? link : [link]));
+  const hrefs = [...asArray(root.links), ...hal].map((link) => asObject(link).href).filter((href): href is string => typeof href === 'string');
+  const paths: string[] = [];
+  for (const href of hrefs) {
+    let url: URL;
+    try {
+      url = new URL(href, `${baseUrl}/`);
+    } catch {
+      continue;
+    }
+    if (url.search !== '' || !isUnderBase(baseUrl, url.href)) continue;
+    const path = url.pathname.slice(new URL(baseUrl).pathname.replace(/\/+$/, '').length).replace(/\/+$/, '');
+    if (path !== '' && !path.startsWith('/openapi.')) paths.push(path);
+  }
+  return [...new Set(paths)].slice(0, MAX_LINKED_PATHS);
 }
 
 /** A step of the run (not a check) that throws: an internal error named in the report, and `fallback` to go on with. */

@@ -1,0 +1,141 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { description, startHostile, type HostileServer } from './support/hostile-servers.js';
+import { adrCheck, expectBounded, jsonReport, type JsonReport } from './support/adr-check-process.js';
+import { startNginxProxy } from './support/nginx-proxy.js';
+
+/**
+ * Issue 22: core verdicts on servers that behave as real frameworks and proxies do by default.
+ * Each server is a real HTTP server on loopback; nginx is Debian's.
+ */
+const closers: Array<() => Promise<void>> = [];
+afterAll(async () => {
+  await Promise.all(closers.map((close) => close()));
+});
+
+async function server(handler: (request: IncomingMessage, response: ServerResponse) => void): Promise<HostileServer> {
+  const started = await startHostile(handler);
+  closers.push(() => started.close());
+  return started;
+}
+
+const result = (report: JsonReport, code: string) => report.results.find((entry) => entry.code === code);
+const GET_ONLY = { get: { responses: { 200: { description: 'ok' } } } };
+
+/** What Express answers by default: an HTML 404 "Cannot GET", and the JSON it has whatever the Accept. */
+function expressLike(text: string): (request: IncomingMessage, response: ServerResponse) => void {
+  return (request, response) => {
+    const path = (request.url ?? '').split('?')[0];
+    const headers = { 'api-version': '1.0.0', 'x-powered-by': 'Express' };
+    if (path === '/v1/openapi.json') return void response.writeHead(200, { ...headers, 'content-type': 'application/json' }).end(text);
+    if (path === '/v1/items' && request.method === 'GET') return void response.writeHead(200, { ...headers, 'content-type': 'application/json' }).end('[]');
+    if (path === '/v1/items' && request.method === 'HEAD') return void response.writeHead(200, { ...headers, 'content-type': 'application/json' }).end();
+    response.writeHead(404, { ...headers, 'content-type': 'text/html; charset=utf-8' }).end(`<!DOCTYPE html><pre>Cannot ${request.method} ${path}</pre>`);
+  };
+}
+
+describe('1. the severity of a verdict is the strength of the SPEC sentence it rests on', () => {
+  test('an HTML 404 and no 406 for an unservable Accept: SHOULD and "ideally", a warn', async () => {
+    const api = await server(expressLike(JSON.stringify(description({ paths: { '/items': GET_ONLY } }))));
+    const outcome = await adrCheck(api.baseUrl, ['--format', 'json']);
+    expectBounded(outcome);
+    const check = result(jsonReport(outcome), '/core/http-response-code');
+    expect(check?.verdict).toBe('warn');
+    expect(check?.summary).toBe('error responses are not as the standard recommends');
+    expect(check?.details).toEqual([
+      'the 404 has Content-Type: text/html; charset=utf-8, expected application/problem+json (SHOULD: a warning)',
+      'Accept: application/x-adr-check-unservable gives 200, expected 406 (SHOULD: a warning)',
+    ]);
+  }, 40000);
+
+  test('the Accept value copied into Content-Type breaks a MUST: a fail', async () => {
+    const text = JSON.stringify(description({ paths: { '/items': GET_ONLY } }));
+    const api = await server((request, response) => {
+      const accept = String(request.headers.accept ?? '');
+      if (accept.startsWith('application/x-adr-check')) return void response.writeHead(200, { 'api-version': '1.0.0', 'content-type': accept }).end('[]');
+      expressLike(text)(request, response);
+    });
+    const check = result(jsonReport(await adrCheck(api.baseUrl, ['--format', 'json'])), '/core/http-response-code');
+    expect(check?.verdict).toBe('fail');
+    expect(check?.details).toContain('the Accept value is copied into Content-Type: application/x-adr-check-unservable');
+  }, 40000);
+});
+
+describe('3. a proxy-generated error MAY omit API-Version', () => {
+  test("nginx's own 405 for TRACE is left out and named; the API's responses are all judged", async () => {
+    const api = await server(expressLike(JSON.stringify(description({ paths: { '/items': GET_ONLY } }))));
+    const proxy = await startNginxProxy(api.port);
+    closers.push(() => proxy.close());
+    const outcome = await adrCheck(`${proxy.origin}/v1`, ['--format', 'json']);
+    expectBounded(outcome);
+    const check = result(jsonReport(outcome), '/core/version-header');
+    expect(check?.verdict).toBe('pass');
+    expect(check?.summary).toMatch(/^all \d+ requests carry API-Version: 1\.0\.0$/);
+    expect(check?.details).toHaveLength(1);
+    expect(check?.details[0]).toMatch(/^left out: 2 proxy-generated errors, which MAY omit API-Version \(TRACE \/v1: 405 text\/html from nginx\/[\d.]+; TRACE \/v1\/items: 405 text\/html from nginx\/[\d.]+\)$/);
+    // The API never saw TRACE: nginx answered it.
+    expect(api.requests.some((request) => request.method === 'TRACE')).toBe(false);
+  }, 40000);
+
+  test("the API's own error without API-Version still fails", async () => {
+    const text = JSON.stringify(description({ paths: { '/items': GET_ONLY } }));
+    const api = await server((request, response) => {
+      if (request.method === 'HEAD') return void response.writeHead(500, { server: 'nginx', 'content-type': 'application/problem+json', 'x-powered-by': 'Express' }).end();
+      expressLike(text)(request, response);
+    });
+    const check = result(jsonReport(await adrCheck(api.baseUrl, ['--format', 'json'])), '/core/version-header');
+    expect(check?.verdict).toBe('fail');
+    expect(check?.details).toContain('HEAD /v1/items: lacks API-Version');
+  }, 40000);
+});
+
+describe('4. a trailing-slash 404 counts only where the path exists without it', () => {
+  test('paths that repeat the server URL version: not judged; /openapi.json/ answering 307 fails', async () => {
+    // FastAPI's default: a redirect to the path without the slash, and /v1/v1/items 404 both ways.
+    const text = JSON.stringify(description({ servers: [{ url: 'https://api.example.nl/v1' }], paths: { '/v1/items': GET_ONLY } }));
+    const api = await server((request, response) => {
+      const path = (request.url ?? '').split('?')[0] ?? '';
+      const headers = { 'api-version': '1.0.0', 'content-type': 'application/json' };
+      if (path === '/v1/openapi.json') return void response.writeHead(200, headers).end(text);
+      if (path === '/v1/items') return void response.writeHead(200, headers).end('[]');
+      if (path.endsWith('/') && path !== '/v1/v1/items/') return void response.writeHead(307, { ...headers, location: path.slice(0, -1) }).end();
+      response.writeHead(404, { ...headers, 'content-type': 'application/problem+json' }).end('{"detail":"Not Found"}');
+    });
+    const check = result(jsonReport(await adrCheck(api.baseUrl, ['--format', 'json'])), '/core/no-trailing-slash');
+    expect(check?.verdict).toBe('fail');
+    expect(check?.summary).toBe('1 path with a trailing slash does not give 404');
+    expect(check?.details).toEqual(['GET /v1/openapi.json/: 307 (Location: /v1/openapi.json), expected 404', 'not judged: GET /v1/v1/items gives 404 without the slash too']);
+  }, 40000);
+});
+
+describe('8. without a description, judge what was observed', () => {
+  test('a landing page links to /collections: its trailing slash and the missing API-Version are judged', async () => {
+    // Flask's default: /collections/ is the route, /collections redirects to it; no description.
+    const api = await server((request, response) => {
+      const path = (request.url ?? '').split('?')[0] ?? '';
+      const json = { 'content-type': 'application/json' };
+      if (path === '/v1' || path === '/v1/') return void response.writeHead(200, json).end(JSON.stringify({ links: [{ rel: 'data', href: '/v1/collections/' }, { rel: 'elsewhere', href: 'http://other.example/x' }] }));
+      if (path === '/v1/collections/') return void response.writeHead(200, json).end('{"collections":[]}');
+      if (path === '/v1/collections') return void response.writeHead(308, { location: '/v1/collections/' }).end();
+      response.writeHead(404, { 'content-type': 'text/html' }).end('<h1>Not Found</h1>');
+    });
+    const report = jsonReport(await adrCheck(api.baseUrl, ['--format', 'json']));
+    const slash = result(report, '/core/no-trailing-slash');
+    expect(slash?.verdict).toBe('fail');
+    expect(slash?.details).toContain('GET /v1/collections/: 200, expected 404');
+    const version = result(report, '/core/version-header');
+    expect(version?.verdict).toBe('fail');
+    expect(version?.summary).toMatch(/^\d+ of \d+ requests lack API-Version with a full version$/);
+    expect(api.requests.some((request) => request.url.includes('other.example'))).toBe(false);
+  }, 40000);
+
+  test('every response carries a full API-Version: a pass that says it was not compared', async () => {
+    const api = await server((request, response) => {
+      const headers = { 'content-type': 'application/json', 'api-version': '2.1.0' };
+      if ((request.url ?? '') === '/v1') return void response.writeHead(200, headers).end('{"links":[]}');
+      response.writeHead(404, { ...headers, 'content-type': 'application/problem+json' }).end('{"status":404}');
+    });
+    const version = result(jsonReport(await adrCheck(api.baseUrl, ['--format', 'json'])), '/core/version-header');
+    expect(version?.verdict).toBe('pass');
+    expect(version?.summary).toMatch(/^all \d+ requests carry API-Version: 2\.1\.0 \(no description: not compared with info\.version\)$/);
+  }, 40000);
+});
