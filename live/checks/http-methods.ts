@@ -45,9 +45,14 @@ function outsideNote(outside: string[]): string[] {
   return outside.length === 0 ? [] : [`not requested: ${outside.join(', ')} ${outside.length === 1 ? 'leaves' : 'leave'} the base URL (dot segments, encoded dots, slashes or backslashes). adr-check sends nothing outside the API it checks`];
 }
 
+/** Paths a note names before it counts the rest. */
+const NAMED_PATHS = 5;
+
 function deleteNote(existing: string[]): string[] {
   if (existing.length === 0) return [];
-  return [`undeclared DELETE not sent to ${existing.map(pathLabel).join(', ')}: ${existing.length === 1 ? 'it exists' : 'they exist'}, and a server that deletes without declaring DELETE (or ignores If-Match) would lose ${existing.length === 1 ? 'it' : 'them'}; TRACE, POST, PUT and PATCH judge the 405 there`];
+  const named = existing.slice(0, NAMED_PATHS).map(pathLabel).join(', ');
+  const more = existing.length > NAMED_PATHS ? ` and ${count(existing.length - NAMED_PATHS, 'more path')}` : '';
+  return [`undeclared DELETE not sent to ${named}${more}: ${existing.length === 1 ? 'it exists' : 'they exist'}, and a server that deletes without declaring DELETE (or ignores If-Match) would lose ${existing.length === 1 ? 'it' : 'them'}; TRACE, POST, PUT and PATCH judge the 405 there`];
 }
 
 async function judgePath(context: CheckContext, path: string): Promise<PathOutcome> {
