@@ -19,7 +19,7 @@ export interface DocumentLimits {
   maxAliasNodes: number;
 }
 
-export const DOCUMENT_LIMITS: DocumentLimits = { maxDepth: 1000, maxMembers: 10_000, maxAliases: 1_000, maxAliasNodes: 100_000 };
+export const DOCUMENT_LIMITS: DocumentLimits = { maxDepth: 1000, maxMembers: 25_000, maxAliases: 1_000, maxAliasNodes: 100_000 };
 
 export type Reading =
   /** `syntaxError`: the first of a YAML text's errors; its data is what could be read. */

@@ -71,7 +71,7 @@ const refuseRemote = {
 
 function refusedDescription(reason: string, maxDepth: number, tooDeep: { depth: number; path: string } | undefined): Finding {
   const message = tooDeep === undefined
-    ? `Description is not linted: it ${reason}. Keep it within these limits: name large parts in components, in documents of their own, and $ref them.`
+    ? `Description is not linted: it ${reason}. Keep it within the limits in docs/live/static-lint.md: YAML anchors used sparingly, large objects split into documents of their own and $ref'd.`
     : `Description is too deep to lint: more than ${maxDepth} levels of nesting (${tooDeep.depth} at ${tooDeep.path || 'the root'}). Flatten it: name deep schemas in components and $ref them.`;
   return {
     code: tooDeep === undefined ? 'adr-check/description-not-linted' : 'adr-check/description-too-deep',
