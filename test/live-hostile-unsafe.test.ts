@@ -73,9 +73,10 @@ describe('/geo/content-crs-request-header deletes only what it proves it created
 
   const LOCATION = 'http:\\/\\/127\\.0\\.0\\.1:\\d+\\/v1\\/collections\\/gebouwen\\/items\\/';
   test.each([
-    ['listed', ['f2', 'f2, listed before the POST'], ['f3', 'f3, listed before the POST']],
+    ['listed', ['f2\\.json', 'f2, listed before the POST'], ['f3', 'f3, listed before the POST']],
     ['sample-with-query', ['f1\\?copy=1', 'f1 itself'], ['f1\\?copy=2', 'f1 itself']],
     ['sample-percent-encoded', ['%66%31', 'f1 itself'], ['f%31', 'f1 itself']],
+    ['sample-disguised', ['F1\\/', 'f1 itself'], ['f1;v=2', 'f1 itself']],
   ] as const)('a Location that names an existing feature (%s): a failure, and nothing is deleted', async (answer, [first, firstNames], [second, secondNames]) => {
     const { run } = await judged(answer);
     expect(run.server.changes).toEqual([]);
@@ -86,6 +87,18 @@ describe('/geo/content-crs-request-header deletes only what it proves it created
       expect.stringMatching(new RegExp(`^a copy of f1 in CRS84 without Content-Crs: 201 with Location ${named(first, firstNames)}, expected the new resource's URI$`)),
       expect.stringMatching(new RegExp(`^a copy of f1 in EPSG:4258 with Content-Crs: <http://www\\.opengis\\.net/def/crs/EPSG/0/4258>: 201 with Location ${named(second, secondNames)}, expected the new resource's URI$`)),
       expect.stringMatching(new RegExp(`^2 Locations not deleted, as adr-check cannot prove it created what they name: ${LOCATION}${first} \\(names ${firstNames}\\), ${LOCATION}${second} \\(names ${secondNames}\\)$`)),
+    ]);
+  }, 60000);
+
+  test('a Location on the API\'s origin outside its base path is neither read nor deleted', async () => {
+    const { run } = await judged('outside-base');
+    expect(run.server.requests.filter((request) => request.method === 'DELETE')).toEqual([]);
+    expect(check(run)?.verdict).toBe('fail');
+    const outside = (copy: string, number: number) => expect.stringMatching(new RegExp(`^a copy of f1 ${copy}: 201 with Location http://127\\.0\\.0\\.1:\\d+/admin/users/${number}, outside the API's base URL http://127\\.0\\.0\\.1:\\d+/v1 \\(not followed\\), expected the new resource's URI$`));
+    expect(check(run)?.details).toEqual([
+      outside('in CRS84 without Content-Crs', 1),
+      outside('in EPSG:4258 with Content-Crs: <http://www\\.opengis\\.net/def/crs/EPSG/0/4258>', 2),
+      expect.stringMatching(/^2 Locations not deleted, as adr-check cannot prove it created what they name: http:\/\/127\.0\.0\.1:\d+\/admin\/users\/1 \(outside the base URL\), http:\/\/127\.0\.0\.1:\d+\/admin\/users\/2 \(outside the base URL\)$/),
     ]);
   }, 60000);
 

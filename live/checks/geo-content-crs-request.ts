@@ -324,6 +324,11 @@ class FeatureWriter {
       this.evidence.push(evidenceOf(exchange, ['Location']));
       return;
     }
+    if (!isUnderBase(this.context.baseUrl, attempt.location)) {
+      this.problems.push(`a copy of ${this.sample.identity} ${how}: ${exchange.status} with Location ${attempt.location}, outside the API's base URL ${this.context.baseUrl} (not followed), expected the new resource's URI`);
+      this.evidence.push(evidenceOf(exchange, ['Location']));
+      return;
+    }
     const named = this.namedExisting(attempt);
     if (named !== undefined) {
       this.problems.push(`a copy of ${this.sample.identity} ${how}: ${exchange.status} with Location ${attempt.location}, which names ${named}, expected the new resource's URI`);
@@ -418,7 +423,10 @@ class FeatureWriter {
   private namedExisting(attempt: Created): string | undefined {
     const key = resourceKey(attempt.location ?? '');
     if (key === undefined) return undefined;
-    const owner = this.existing.urls.get(key) ?? this.existing.identifiers.get(key.slice(key.lastIndexOf('/') + 1));
+    // `f1.json` may be f1 in another format.
+    const bare = key.replace(/\.[a-z0-9]{1,10}$/, '');
+    const last = (candidate: string) => candidate.slice(candidate.lastIndexOf('/') + 1);
+    const owner = this.existing.urls.get(key) ?? this.existing.urls.get(bare) ?? this.existing.identifiers.get(last(key)) ?? this.existing.identifiers.get(last(bare));
     if (owner !== undefined) return owner === this.sample.identity ? `${owner} itself` : `${owner}, listed before the POST`;
     const others = this.attempts.filter((other) => other !== attempt && other.location !== undefined && resourceKey(other.location) === key);
     return others.length > 0 ? 'another copy too' : undefined;
@@ -479,8 +487,8 @@ function itemUrl(itemsUrl: string, id: string): string {
 
 /**
  * What a URL names as a server may read it, for comparing: origin and path with every segment
- * percent-decoded (as often as it decodes, bounded) and in lower case, empty segments and dot
- * segments resolved, no trailing slash, no query, no fragment. Two URLs with one key may name one
+ * percent-decoded (as often as it decodes, bounded), in lower case and without matrix parameters,
+ * empty segments and dot segments resolved, no trailing slash, no query, no fragment. Two URLs with one key may name one
  * resource: comparing keys errs towards "the same", so towards leaving a resource alone.
  */
 function resourceKey(url: string): string | undefined {
@@ -492,9 +500,10 @@ function resourceKey(url: string): string | undefined {
   }
   const segments: string[] = [];
   for (const raw of parsed.pathname.split(/[/\\]/)) {
+    // Matrix parameters (`f1;v=2`), which many servers strip, are left out like the query.
     let segment = raw;
     for (let round = 0; round < 3; round += 1) segment = safeDecode(segment);
-    segment = segment.toLowerCase();
+    segment = (segment.split(';')[0] ?? '').toLowerCase();
     if (segment === '' || segment === '.') continue;
     if (segment === '..') segments.pop();
     else segments.push(segment);

@@ -121,12 +121,16 @@ export async function startUndeclaredWritesServer(token: string): Promise<Statef
 
 /** How the feature server answers a POST of a feature. */
 export type PostAnswer =
-  /** 201 with the Location of a feature it lists (f2; f3 and f4 reached through `..` and `%2e%2e`); stores nothing. */
+  /** 201 with the Location of a feature it lists (`f2.json`, f3 through `%2e%2e`); stores nothing. */
   | 'listed'
   /** 201 with the sample's own Location plus a query (`f1?copy=1`, `f1?copy=2`); stores nothing. */
   | 'sample-with-query'
   /** 201 with the sample's own Location percent-encoded (`%66%31`, `f%31`); stores nothing. */
   | 'sample-percent-encoded'
+  /** 201 with the sample's own Location as many servers read it: `F1/`, `f1;v=2`; stores nothing. */
+  | 'sample-disguised'
+  /** 201 with a Location on the API's origin but outside its base path (`/v1/../admin/users/1`); stores nothing. */
+  | 'outside-base'
   /** An ordinary upsert: a feature whose identificatie exists replaces it (200, Location by identificatie); another one is created (201). */
   | 'upsert'
   /** 201 with the Location of a feature that exists but lies beyond the pages adr-check lists (f59, f60 of 60, 10 a page); stores nothing. */
@@ -191,9 +195,11 @@ export async function startFeatureServer(answer: PostAnswer): Promise<StatefulSe
       if (sent?.geometry === undefined) return reply(response, 400, { status: 400 });
       posts += 1;
       const here = (location: string) => reply(response, 201, {}, { location });
-      if (answer === 'listed') return here([`${items}/f2`, `${items}/n9/../f3`, `${items}/n9/%2e%2e/f4`][posts - 1] ?? `${items}/f2`);
+      if (answer === 'listed') return here([`${items}/f2.json`, `${items}/n9/%2e%2e/f3`][posts - 1] ?? `${items}/f4`);
       if (answer === 'sample-with-query') return here(`${items}/f1?copy=${posts}`);
       if (answer === 'sample-percent-encoded') return here([`${items}/%66%31`, `${items}/f%31`][posts - 1] ?? `${items}/%66%31`);
+      if (answer === 'sample-disguised') return here([`${items}/F1/`, `${items}/f1;v=2`][posts - 1] ?? `${items}/F1/`);
+      if (answer === 'outside-base') return here(`/v1/../admin/users/${posts}`);
       if (answer === 'unlisted') return here(`${items}/f${58 + posts}`);
       const coordinates = sent.geometry.coordinates ?? [];
       const position = crs === undefined ? coordinates : [coordinates[1] ?? 0, coordinates[0] ?? 0];
@@ -209,7 +215,8 @@ export async function startFeatureServer(answer: PostAnswer): Promise<StatefulSe
       changes.push(`POST n${created}`);
       return reply(response, 201, {}, { location: `${items}/n${created}` });
     }
-    const single = path.startsWith(`${items}/`) ? find(path.slice(items.length + 1)) : undefined;
+    // As many servers route: case-insensitive, a trailing slash, matrix parameters and a format suffix ignored.
+    const single = path.startsWith(`${items}/`) ? find(path.slice(items.length + 1).replace(/\/$/, '').split(';')[0]?.replace(/\.json$/, '').toLowerCase() ?? '') : undefined;
     if (single === undefined) return reply(response, 404, { status: 404 });
     if (method === 'DELETE') {
       records.delete(single.id);
