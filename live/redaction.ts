@@ -46,9 +46,12 @@ function encodingsOf(base: string): string[] {
     percent,
     percent.replace(/%20/g, '+'),
     percent.replace(/%[0-9A-F]{2}/g, (escape) => escape.toLowerCase()),
-    // Matched regardless of the case of the hex digits (see caseless): one form covers %4A and %4a.
+    // Matched regardless of case (fold): one form covers %4A and %4a.
     [...bytes].map((byte) => `%${byte.toString(16).padStart(2, '0')}`).join(''),
+    encodeURI(base),
     JSON.stringify(base).slice(1, -1),
+    // PHP's json_encode and others escape the slash too.
+    JSON.stringify(base).slice(1, -1).replace(/\//g, '\\/'),
     [...base].map((character) => [...Array(character.length).keys()].map((index) => `\\u${character.charCodeAt(index).toString(16).padStart(4, '0')}`).join('')).join(''),
     base64,
     base64.replace(/=+$/, ''),
@@ -74,23 +77,125 @@ function base64Cores(bytes: Buffer, encoding: 'base64' | 'base64url'): string[] 
 
 export const REDACTED = '[REDACTED]';
 
-/** A form made of escapes only (`%4a%4b`, `\u0061`): its hex digits may come in either case. */
-function caseless(form: string): boolean {
-  return /^(%[0-9a-f]{2})+$/i.test(form) || /^(\\u[0-9a-f]{4})+$/i.test(form);
+/**
+ * Text compared with secrets case-insensitively (ASCII letters only, so that every position stays
+ * where it was): a server that upper-cases an echo, or writes hex digits in the other case, still
+ * gives the secret back. Over-redacting a text that equals a secret but for case costs nothing.
+ */
+function fold(text: string): string {
+  return text.replace(/[A-Z]+/g, (letters) => letters.toLowerCase());
 }
 
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/**
+ * How long a piece of a form must be to be redacted on its own, wherever it is: 12 characters of a
+ * secret, whatever cut it (a check that quotes 40 characters of a value, a body cut at 8 KB),
+ * give too much away, and 12 characters of a random token do not occur by chance. In the forms
+ * that spend 3 or 6 characters on each of the secret's, the piece is as long in those.
+ */
+function fragmentLength(form: string): number {
+  if (/^(%[0-9a-f]{2})+$/.test(form)) return 24;
+  if (/^(\\u[0-9a-f]{4})+$/.test(form)) return 48;
+  return 12;
 }
 
-/** Every occurrence of every secret form replaced. */
-export function redactText(text: string, forms: string[]): string {
-  let redacted = text;
-  for (const form of forms) {
-    if (caseless(form)) redacted = redacted.replace(new RegExp(escapeRegExp(form), 'gi'), REDACTED);
-    else if (redacted.includes(form)) redacted = redacted.split(form).join(REDACTED);
+/** Pieces are found by their 8-character parts, looked up every (fragment length - 7) characters: a piece of a fragment's length contains one. */
+const PART = 8;
+
+const MAX_PLACES = 16;
+
+interface FragmentIndex {
+  length: number;
+  /** Every part of PART characters of the forms (none across whitespace), with where it is in which form. */
+  parts: Map<string, Array<{ form: string; at: number }>>;
+}
+
+interface SecretIndex {
+  forms: string[];
+  fragments: FragmentIndex[];
+}
+
+const indexes = new WeakMap<string[], SecretIndex>();
+
+function indexOf(forms: string[]): SecretIndex {
+  const known = indexes.get(forms);
+  if (known !== undefined) return known;
+  const folded = [...new Set(forms.map(fold))].filter((form) => form !== '');
+  const byLength = new Map<number, FragmentIndex>();
+  for (const form of folded) {
+    const length = fragmentLength(form);
+    if (form.length <= length) continue;
+    const index = byLength.get(length) ?? { length, parts: new Map() };
+    byLength.set(length, index);
+    for (let at = 0; at + PART <= form.length; at += 1) {
+      const part = form.slice(at, at + PART);
+      // A piece across `Bearer x`'s space would take the scheme's end with it; the credential alone is a form too.
+      if (/\s/.test(part)) continue;
+      const places = index.parts.get(part) ?? [];
+      // A secret that repeats itself (`aaaa…`) has the same part everywhere: a few places find its pieces.
+      if (places.length < MAX_PLACES) places.push({ form, at });
+      index.parts.set(part, places);
+    }
   }
-  return redacted;
+  const index = { forms: folded, fragments: [...byLength.values()] };
+  indexes.set(forms, index);
+  return index;
+}
+
+const isSpace = (character: string | undefined) => character !== undefined && /\s/.test(character);
+
+/** The text around `position` that agrees with `form` around `at`, never across whitespace, as [start, end). */
+function agreement(folded: string, position: number, form: string, at: number): [number, number] {
+  let before = 0;
+  while (position - before > 0 && at - before > 0 && folded[position - before - 1] === form[at - before - 1] && !isSpace(form[at - before - 1])) before += 1;
+  let after = PART;
+  while (position + after < folded.length && at + after < form.length && folded[position + after] === form[at + after] && !isSpace(form[at + after])) after += 1;
+  return [position - before, position + after];
+}
+
+/** Where the text holds a whole form, or a piece of one at least fragmentLength long, as [start, end) ranges. */
+function secretRanges(folded: string, index: SecretIndex): Array<[number, number]> {
+  const ranges: Array<[number, number]> = [];
+  for (const form of index.forms) {
+    for (let at = folded.indexOf(form); at !== -1; at = folded.indexOf(form, at + form.length)) ranges.push([at, at + form.length]);
+  }
+  for (const { length, parts } of index.fragments) {
+    let covered = 0;
+    for (let position = 0; position + PART <= folded.length; position += length - PART + 1) {
+      if (position + PART <= covered) continue;
+      for (const { form, at } of parts.get(folded.slice(position, position + PART)) ?? []) {
+        const [start, end] = agreement(folded, position, form, at);
+        if (end - start < length) continue;
+        ranges.push([start, end]);
+        covered = Math.max(covered, end);
+      }
+    }
+  }
+  return merged(ranges);
+}
+
+/** Overlapping and touching ranges as one, in order: one [REDACTED] for a secret found twice over. */
+function merged(ranges: Array<[number, number]>): Array<[number, number]> {
+  const result: Array<[number, number]> = [];
+  for (const [start, end] of ranges.sort((a, b) => a[0] - b[0])) {
+    const last = result[result.length - 1];
+    if (last !== undefined && start <= last[1]) last[1] = Math.max(last[1], end);
+    else result.push([start, end]);
+  }
+  return result;
+}
+
+/** Every occurrence of every secret form replaced, and every piece of one long enough to give it away. */
+export function redactText(text: string, forms: string[]): string {
+  if (forms.length === 0 || text === '') return text;
+  const ranges = secretRanges(fold(text), indexOf(forms));
+  if (ranges.length === 0) return text;
+  let redacted = '';
+  let kept = 0;
+  for (const [start, end] of ranges) {
+    redacted += `${text.slice(kept, start)}${REDACTED}`;
+    kept = end;
+  }
+  return `${redacted}${text.slice(kept)}`;
 }
 
 /** A tail shorter than this that begins a secret form gives nothing away and is kept. */
@@ -101,10 +206,9 @@ const MIN_SECRET_TAIL = 4;
  * characters): what is left of a secret where a text was cut in the middle of it.
  */
 function secretTailLength(text: string, form: string): number {
-  const fold = caseless(form) ? (value: string) => value.replace(/[A-F]/g, (letter) => letter.toLowerCase()) : (value: string) => value;
   const pattern = fold(form);
+  if (pattern.length < 2) return 0;
   const tail = fold(text.slice(-(pattern.length - 1)));
-  if (pattern.length < 2 || tail === '') return 0;
   const failure = [0];
   for (let index = 1, matched = 0; index < pattern.length; index += 1) {
     while (matched > 0 && pattern[index] !== pattern[matched]) matched = failure[matched - 1] ?? 0;

@@ -21,6 +21,9 @@ export const HOSTILE_CHARACTERS = '\u009b\u0085\u007f\u202e\u2066\u2028\uffff';
 export const ECHOES: Record<string, { body: (token: string) => string; leaks: (token: string) => string[] }> = {
   // 280 characters, then the token: a cut at 300 leaves 20 of its 32 characters.
   '/straddle': { body: (token) => `${'x'.repeat(280)}${token} and more`, leaks: (token) => [token.slice(0, 8)] },
+  // Upper-cased, and a piece of it as a check quoting 20 characters of a value would leave.
+  '/upper-case': { body: (token) => `TOKEN ${token.toUpperCase()}`, leaks: (token) => [token.toUpperCase().slice(0, 12)] },
+  '/piece': { body: (token) => `value …${token.slice(6, 26)}…`, leaks: (token) => [token.slice(6, 26)] },
   '/percent-upper': { body: (token) => `token=${percentEvery(token).toUpperCase()}`, leaks: (token) => [percentEvery(token).toUpperCase()] },
   '/percent-lower': { body: (token) => `token=${percentEvery(token)}`, leaks: (token) => [percentEvery(token)] },
   '/base64': { body: (token) => `token=${Buffer.from(token).toString('base64')}`, leaks: (token) => [Buffer.from(token).toString('base64').replace(/=+$/, '')] },
