@@ -1,4 +1,5 @@
 import { isAlias, isMap, isPair, isScalar, isSeq, parseDocument } from 'yaml';
+import { boundedText } from './bounded-text.js';
 import { shapeOf } from './depth.js';
 
 /**
@@ -17,9 +18,15 @@ export interface DocumentLimits {
   maxAliases: number;
   /** Nodes that the aliases of one YAML document add when expanded. */
   maxAliasNodes: number;
+  /**
+   * Characters of a path (keys joined with dots). Spectral tells findings apart by their path in a
+   * Set, where V8 hashes a string of over 16,383 characters by its length alone: a long key under
+   * many findings costs it time quadratic in their number, and memory as their number times its length.
+   */
+  maxPathLength: number;
 }
 
-export const DOCUMENT_LIMITS: DocumentLimits = { maxDepth: 1000, maxMembers: 25_000, maxAliases: 1_000, maxAliasNodes: 100_000 };
+export const DOCUMENT_LIMITS: DocumentLimits = { maxDepth: 1000, maxMembers: 25_000, maxAliases: 1_000, maxAliasNodes: 100_000, maxPathLength: 10_000 };
 
 export type Reading =
   /** `syntaxError`: the first of a YAML text's errors; its data is what could be read. */
@@ -36,8 +43,9 @@ export function readDocument(text: string, limits: DocumentLimits): Reading {
     return readYaml(text, limits);
   }
   const shape = shapeOf(json, limits.maxDepth);
-  if (shape.depth > limits.maxDepth) return tooDeep(shape.depth, shape.path.join('.'), limits);
-  if (shape.members > limits.maxMembers) return tooWide(shape.members, shape.membersPath.join('.'), limits);
+  if (shape.depth > limits.maxDepth) return tooDeep(shape.depth, shownPath(shape.path), limits);
+  if (shape.members > limits.maxMembers) return tooWide(shape.members, shownPath(shape.membersPath), limits);
+  if (shape.pathLength > limits.maxPathLength) return tooLong(shape.pathLength, shownPath(shape.longestPath), limits);
   return { kind: 'accepted', data: () => json };
 }
 
@@ -50,7 +58,7 @@ function readYaml(text: string, limits: DocumentLimits): Reading {
   return { kind: 'accepted', data: () => document.toJS({ maxAliasCount: -1 }) as unknown, ...(syntaxError === undefined ? {} : { syntaxError }) };
 }
 
-interface Frame { node: object; children: unknown[]; next: number; nodes: number; depth: number; key: string }
+interface Frame { node: object; children: unknown[]; next: number; nodes: number; depth: number; key: string; pathLength: number }
 
 /**
  * Walks the YAML syntax tree once, children before parents, without recursion: each node's size
@@ -64,15 +72,15 @@ function yamlRefusal(root: unknown, limits: DocumentLimits): Reading | undefined
   let aliases = 0;
   let aliasNodes = 0;
   const stack: Frame[] = [];
-  const enter = (node: object, key: string): Reading | undefined => {
+  const enter = (node: object, key: string, pathLength: number): Reading | undefined => {
     const children = childrenOf(node);
     if (isMap(node) && node.items.length > limits.maxMembers) return tooWide(node.items.length, pathOfStack(stack, key), limits);
     const anchor = (node as { anchor?: string }).anchor;
     if (anchor !== undefined) { anchored.set(anchor, node); open.add(node); }
-    stack.push({ node, children, next: 0, nodes: 1, depth: 0, key });
+    stack.push({ node, children, next: 0, nodes: 1, depth: 0, key, pathLength });
     return stack.length > limits.maxDepth ? tooDeep(stack.length, pathOfStack(stack.slice(0, -1), key), limits) : undefined;
   };
-  const entered = enter(root, '');
+  const entered = enter(root, '', 0);
   if (entered !== undefined) return entered;
   while (stack.length > 0) {
     const frame = stack[stack.length - 1] as Frame;
@@ -80,9 +88,11 @@ function yamlRefusal(root: unknown, limits: DocumentLimits): Reading | undefined
       const child = frame.children[frame.next];
       const key = isMap(frame.node) ? childKey(frame.node, frame.next) : String(frame.next);
       frame.next += 1;
+      const pathLength = frame.pathLength + (stack.length === 1 ? 0 : 1) + key.length;
+      if (pathLength > limits.maxPathLength) return tooLong(pathLength, pathOfStack(stack, key), limits);
       if (typeof child !== 'object' || child === null) continue;
       if (!isAlias(child)) {
-        const refusal = enter(child, key);
+        const refusal = enter(child, key, pathLength);
         if (refusal !== undefined) return refusal;
         continue;
       }
@@ -118,15 +128,24 @@ function childrenOf(node: object): unknown[] {
 /** The key of a map's child at `index` in childrenOf (keys and values alternate), for a path. */
 function childKey(map: { items: Array<{ key: unknown }> }, index: number): string {
   const key = map.items[Math.floor(index / 2)]?.key;
-  return isScalar(key) ? String(key.value).slice(0, 100) : '?';
+  return isScalar(key) ? String(key.value) : '?';
 }
 
 function pathOfStack(stack: Frame[], last: string): string {
-  return [...stack.slice(1).map((frame) => frame.key), last].slice(0, 12).join('.');
+  return shownPath([...stack.slice(1).map((frame) => frame.key), last]);
+}
+
+/** A path for a message: its first 12 keys, each cut at 100 characters. */
+function shownPath(keys: string[]): string {
+  return keys.slice(0, 12).map((key) => boundedText(key, 100)).join('.');
 }
 
 function tooDeep(depth: number, path: string, limits: DocumentLimits): Reading {
   return { kind: 'refused', reason: `nests more than ${limits.maxDepth} levels deep (${depth} at ${path || 'the root'})`, tooDeep: { depth, path } };
+}
+
+function tooLong(length: number, path: string, limits: DocumentLimits): Reading {
+  return { kind: 'refused', reason: `has a path of ${length.toLocaleString('en-US')} characters (${path}); at most ${limits.maxPathLength.toLocaleString('en-US')} are read` };
 }
 
 function tooWide(members: number, path: string, limits: DocumentLimits): Reading {
