@@ -36,7 +36,7 @@ export interface CheckContext {
   /** Concrete paths (relative to the base) with a GET operation. */
   getPaths: string[];
   options: CheckOptions;
-  /** Every exchange of the run so far, for checks that judge all responses: their heads and a body excerpt, never whole bodies. */
+  /** Every exchange with the API (under the base URL) so far, for checks that judge all its responses: their heads and a body excerpt, never whole bodies. */
   exchanges: Exchange[];
   /** Whether the user gave credentials (--header, ADR_CHECK_TOKEN). */
   hasCredentials: boolean;
@@ -62,7 +62,9 @@ export function createContext(client: HttpClient, baseUrl: string, options: Chec
   const send = async (spec: RequestSpec) => {
     const refusal = outOfScope(base, spec);
     const exchange = refusal === undefined ? await client.send(spec) : refused(spec, refusal);
-    exchanges.push(headOf(exchange));
+    // Only the API's own answers are judged as API responses: plain HTTP on another port, the
+    // authorization server's metadata or a landing page above the base are evidence for their own check.
+    if (isUnderBase(base, spec.url)) exchanges.push(headOf(exchange));
     return exchange;
   };
   return {

@@ -139,3 +139,54 @@ describe('8. without a description, judge what was observed', () => {
     expect(version?.summary).toMatch(/^all \d+ requests carry API-Version: 2\.1\.0 \(no description: not compared with info\.version\)$/);
   }, 40000);
 });
+
+describe('6. security headers as browsers read them, on the API only', () => {
+  const SECURE = { 'cache-control': 'no-store', 'content-security-policy': "frame-ancestors 'none'", 'api-version': '1.0.0' };
+
+  test('X-Content-Type-Options and X-Frame-Options sent twice (app and proxy) read as the one value', async () => {
+    const text = JSON.stringify(description({ paths: { '/items': GET_ONLY } }));
+    const api = await server((request, response) => {
+      const path = (request.url ?? '').split('?')[0];
+      response.setHeader('X-Content-Type-Options', ['nosniff', 'nosniff']);
+      response.setHeader('X-Frame-Options', ['DENY', 'deny']);
+      for (const [name, value] of Object.entries(SECURE)) response.setHeader(name, value);
+      if (path === '/v1/openapi.json') return void response.writeHead(200, { 'content-type': 'application/json' }).end(text);
+      if (path === '/v1/items' && (request.method === 'GET' || request.method === 'HEAD')) return void response.writeHead(200, { 'content-type': 'application/json' }).end(request.method === 'GET' ? '[]' : undefined);
+      response.writeHead(404, { 'content-type': 'application/problem+json' }).end('{"status":404}');
+    });
+    const check = result(jsonReport(await adrCheck(api.baseUrl, ['--format', 'json'])), '/core/transport/security-headers');
+    expect(check?.verdict).toBe('pass');
+  }, 40000);
+
+  test('X-Frame-Options with two different values is wrong', async () => {
+    const text = JSON.stringify(description({ paths: { '/items': GET_ONLY } }));
+    const api = await server((request, response) => {
+      response.setHeader('X-Content-Type-Options', 'nosniff');
+      response.setHeader('X-Frame-Options', ['DENY', 'SAMEORIGIN']);
+      for (const [name, value] of Object.entries(SECURE)) response.setHeader(name, value);
+      response.writeHead(200, { 'content-type': 'application/json' }).end((request.url ?? '').startsWith('/v1/openapi.json') ? text : '[]');
+    });
+    const check = result(jsonReport(await adrCheck(api.baseUrl, ['--format', 'json'])), '/core/transport/security-headers');
+    expect(check?.verdict).toBe('warn');
+    expect(check?.details[0]).toMatch(/^has X-Frame-Options: DENY, SAMEORIGIN, expected DENY \(first on GET \/v1\/openapi\.json\)$/);
+  }, 40000);
+
+  test('the plain-HTTP redirect is not judged as an API response', async () => {
+    const { startReferenceApi } = await import('../examples/reference-api/server.js');
+    const { mkdtempSync, rmSync, writeFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const api = await startReferenceApi();
+    closers.push(() => api.close());
+    // What a default nginx on port 80 sends: a bare redirect, none of the API's headers.
+    const plain = await server((_request, response) => response.writeHead(301, { location: 'https://127.0.0.1/', 'content-type': 'text/html', server: 'nginx' }).end('<html>301</html>'));
+    const folder = mkdtempSync(join(tmpdir(), 'adr-check-ca-'));
+    writeFileSync(join(folder, 'ca.pem'), api.caPem);
+    const outcome = await adrCheck(api.baseUrl, ['--format', 'json', '--ca', join(folder, 'ca.pem'), '--plain-http-port', String(plain.port), '--max-body', '5000000', '--tls-deadline', '2']);
+    rmSync(folder, { recursive: true, force: true });
+    expect(plain.requests).toHaveLength(1);
+    const report = jsonReport(outcome);
+    expect(result(report, '/core/transport/security-headers')?.verdict).toBe('pass');
+    expect(result(report, '/core/version-header')?.verdict).toBe('pass');
+  }, 60000);
+});

@@ -12,10 +12,17 @@ const RULES: HeaderRule[] = [
   { header: 'Cache-Control', ok: (value) => /\bno-store\b/i.test(value ?? ''), expected: 'no-store' },
   { header: 'Content-Security-Policy', ok: (value) => /frame-ancestors\s+'none'/i.test(value ?? ''), expected: "frame-ancestors 'none'" },
   { header: 'Strict-Transport-Security', ok: (value, exchange) => !exchange.url.startsWith('https:') || /max-age=\d+/i.test(value ?? ''), expected: 'max-age=...' },
-  { header: 'X-Content-Type-Options', ok: (value) => (value ?? '').trim().toLowerCase() === 'nosniff', expected: 'nosniff' },
-  { header: 'X-Frame-Options', ok: (value) => (value ?? '').trim().toUpperCase() === 'DENY', expected: 'DENY' },
+  // Repeated fields arrive joined with commas. Fetch reads the first value of X-Content-Type-Options,
+  // HTML takes X-Frame-Options only when every value is the same: app and proxy both sending it is fine.
+  { header: 'X-Content-Type-Options', ok: (value) => listOf(value)[0] === 'nosniff', expected: 'nosniff' },
+  { header: 'X-Frame-Options', ok: (value) => new Set(listOf(value)).size === 1 && listOf(value)[0] === 'deny', expected: 'DENY' },
   { header: 'Content-Type', ok: (value, exchange) => exchange.bodyBytes === 0 || (value !== undefined && value !== ''), expected: 'the type of the body' },
 ];
+
+/** A header's comma-separated values, trimmed and lower-cased. */
+function listOf(value: string | undefined): string[] {
+  return (value ?? '').split(',').map((item) => item.trim().toLowerCase());
+}
 
 /** "lacks X (expected Y)" for a missing header, "has X: v, expected Y" for a wrong one. */
 function problemOf(rule: HeaderRule, exchange: Exchange): string {
