@@ -1,5 +1,5 @@
 import { description, servingDescription, startHostile, type HostileServer } from './support/hostile-servers.js';
-import { adrCheck, expectBounded, jsonReport, startOffTarget, type Outcome } from './support/adr-check-process.js';
+import { adrCheck, expectBounded, jsonReport, startOffTarget, type OffTarget, type Outcome } from './support/adr-check-process.js';
 import { billionLaughs, jsonWide, largeSchema, longKeyFindings, referencing, servingYaml, yamlDeep, yamlKeys, yamlManyMaps } from './support/hostile-lint.js';
 
 /**
@@ -70,13 +70,14 @@ describe('9. each referenced document is held to the description\'s limits, and 
   test('a 342-byte YAML billion laughs (the issue\'s had 401), a YAML nested 5,000 deep and a JSON object of 100,000 members: one finding each, the lint done', async () => {
     const laughs = billionLaughs();
     expect(Buffer.byteLength(laughs)).toBe(342);
+    let offTarget: OffTarget | undefined;
     const server = await hostile(startHostile(referencing({
       'lol.yaml': { text: laughs, type: 'application/yaml' },
       'deep.yaml': { text: yamlDeep(5000), type: 'application/yaml' },
       'wide.json': { text: jsonWide(100_000), type: 'application/json' },
-    })));
-    const offTarget = await startOffTarget(server.port);
-    closers.push(() => offTarget.close());
+    }, () => ({ OtherPort: { $ref: `${offTarget?.otherPort ?? ''}/v1/lol.yaml` }, OtherAddress: { $ref: `${offTarget?.otherAddress ?? ''}/v1/lol.yaml` } }))));
+    offTarget = await startOffTarget(server.port);
+    closers.push(() => (offTarget as OffTarget).close());
     const outcome = await adrCheck(server.baseUrl, ['--format', 'json', '--max-body', '5000000', ...LINT_MEMORY]);
     expectWithin(outcome, 6);
     const report = jsonReport(outcome);
@@ -86,6 +87,10 @@ describe('9. each referenced document is held to the description\'s limits, and 
       ['/core/doc-openapi', 'components.schemas.S0.$ref', `Referenced file cannot be fetched (not read, it grows by more than 100,000 nodes through its YAML aliases (*e and others)): ${server.baseUrl}/lol.yaml`],
       ['/core/doc-openapi', 'components.schemas.S1.$ref', `Referenced file cannot be fetched (not read, it nests more than 1000 levels deep (1001 at 0.0.0.0.0.0.0.0.0.0.0.0)): ${server.baseUrl}/deep.yaml`],
       ['/core/doc-openapi', 'components.schemas.S2.$ref', `Referenced file cannot be fetched (not read, it has an object of 100,000 members (at the root); at most 25,000 are read): ${server.baseUrl}/wide.json`],
+    ]);
+    expect(report.staticFindings.filter((finding) => finding.code === 'invalid-ref').map((finding) => finding.message)).toEqual([
+      `not fetched: ${offTarget.otherPort} is not the origin of the description (${server.origin}); a downloaded description may only reference documents of its own server`,
+      `not fetched: ${offTarget.otherAddress} is not the origin of the description (${server.origin}); a downloaded description may only reference documents of its own server`,
     ]);
     expect(offTarget.requests).toEqual([]);
   }, 40000);

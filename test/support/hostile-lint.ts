@@ -64,17 +64,21 @@ export function largeSchema(bytes: number): string {
 
 /**
  * A description whose schemas each `$ref` a document of its own server (`documents` maps the
- * file name under /v1/ to its text and content type), plus `extra` schemas as given.
+ * file name under /v1/ to its text and content type), plus the schemas `extra` gives (it is asked
+ * when the description is, so that it may name servers started after this one).
  */
-export function referencing(documents: Record<string, { text: string; type: string }>, extra: Record<string, unknown> = {}): Handler {
-  const schemas = { ...Object.fromEntries(Object.keys(documents).map((name, index) => [`S${index}`, { $ref: name }])), ...extra };
-  return servingDescription(JSON.stringify(description({ components: { schemas } })), (request, response) => {
-    const name = (request.url ?? '').split('?')[0]?.replace(/^\/v1\//, '') ?? '';
-    const document = documents[name];
+export function referencing(documents: Record<string, { text: string; type: string }>, extra: () => Record<string, unknown> = () => ({})): Handler {
+  return (request, response) => {
+    const path = (request.url ?? '').split('?')[0] ?? '';
+    if (path === '/v1/openapi.json') {
+      const schemas = { ...Object.fromEntries(Object.keys(documents).map((name, index) => [`S${index}`, { $ref: name }])), ...extra() };
+      return send(response, JSON.stringify(description({ components: { schemas } })), 'application/json');
+    }
+    const document = documents[path.replace(/^\/v1\//, '')];
     if (document !== undefined) return send(response, document.text, document.type);
     response.writeHead(404, { 'content-type': 'application/problem+json', 'api-version': '1.0.0' });
     response.end('{"status":404,"title":"Not Found"}');
-  });
+  };
 }
 
 /**
