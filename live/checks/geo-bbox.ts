@@ -1,11 +1,11 @@
 import type { JsonObject } from '../../lib/json.js';
 import type { CheckContext, LiveCheck } from '../context.js';
 import { describeAnswer, evidenceOf, type CheckResult, type Evidence } from '../report.js';
-import { boxAround, CRS84, envelopeIn, envelopeOf, envelopesIntersect, envelopeToCrs84, grownBy, isDefaultCrs, isTransformable, sizeMetres, toCrs84, type Envelope, type Position } from '../geo/crs.js';
+import { boxAround, CRS84, envelopeIn, envelopeOf, envelopesIntersect, envelopeToCrs84, grownBy, isDefaultCrs, quoted, sizeMetres, toCrs84, type Envelope, type Position } from '../geo/crs.js';
 import { geoTarget, getGeometry, sameOriginHref, type GeoSample, type GeoTarget } from '../geo/discover.js';
-import { geometryOf, identityOf, itemsOf, linkHref, positionsOf } from '../geo/geojson.js';
+import { geometryOf, geometryProblem, identityOf, itemsOf, linkHref, positionsOf } from '../geo/geojson.js';
 import { notGeospatial } from './geo-crs-list.js';
-import { noSample, shortCrs, UNSUPPORTED_CRS } from './geo-crs-negotiation.js';
+import { noSample, shortCrs, skipReason, UNSUPPORTED_CRS } from './geo-crs-negotiation.js';
 
 /**
  * How far the box around the sample reaches beyond it. Wide on purpose: these checks judge that
@@ -48,7 +48,8 @@ async function select(context: CheckContext, target: GeoTarget, sample: GeoSampl
   for (let page = 1; page < MAX_PAGES && next !== undefined; page += 1) {
     const following = await getGeometry(context, target.style, next, 'items');
     if (following.exchange.status !== 200) break;
-    items.push(...itemsOf(following.body));
+    // One by one, not push(...): a page of 400,000 features spread into a call overflows the stack.
+    for (const item of itemsOf(following.body)) items.push(item);
     next = nextPage(context, following.body, following.exchange.url);
   }
   return { items, ids: new Set(items.map(identityOf)), complete: next === undefined, evidence };
@@ -138,9 +139,11 @@ export const geoBboxCrsQueryParameter: LiveCheck = {
     const evidence: Evidence[] = [];
     const compared: string[] = [];
     for (const crs of sample.collection.crs.filter((uri) => !isDefaultCrs(uri)).slice(0, MAX_CRSS)) {
-      const other = isTransformable(crs) ? envelopeIn(crs, box) : undefined;
+      const skipped = skipReason(crs);
+      if (skipped !== undefined) { notes.push(skipped); continue; }
+      const other = envelopeIn(crs, box);
       const back = other === undefined ? undefined : envelopeToCrs84(crs, other);
-      if (other === undefined || back === undefined) { notes.push(`${crs}: no transformation known to adr-check, not compared`); continue; }
+      if (other === undefined || back === undefined) { notes.push(`${quoted(crs)}: the box around ${sample.identity} lies outside this CRS, not compared`); continue; }
       const asked = `bbox=${bboxValue(other)}&bbox-crs=${crs}`;
       const selection = await select(context, target, sample, { bbox: bboxValue(other), 'bbox-crs': crs });
       const before = problems.length + unjudged.length;
@@ -171,6 +174,8 @@ export const geoBboxCrsQueryParameter: LiveCheck = {
 /** The identities of selected features whose geometry (CRS84, as served without `crs`) lies wholly outside `area`. */
 function farOutside(items: JsonObject[], area: Envelope): string[] {
   return items.flatMap((item) => {
+    // Invalid geometry (a non-finite coordinate) lies nowhere: /geo/geojson-response reports it.
+    if (geometryProblem(geometryOf(item), CRS84) !== undefined) return [];
     const positions = positionsOf(geometryOf(item)).map((position) => toCrs84(CRS84, position) as Position);
     return positions.length > 0 && !envelopesIntersect(envelopeOf(positions), area) ? [identityOf(item)] : [];
   });

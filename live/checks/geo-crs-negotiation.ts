@@ -2,7 +2,7 @@ import { isObject, type JsonObject } from '../../lib/json.js';
 import type { CheckContext, LiveCheck } from '../context.js';
 import type { Exchange } from '../http.js';
 import { describeAnswer, evidenceOf, noAnswerResult, type CheckResult, type Evidence } from '../report.js';
-import { CRS84, isDefaultCrs, isTransformable, normalCrsUri, sameCrs, toCrs84, worstDistance, type Position } from '../geo/crs.js';
+import { CRS84, crsUriDefect, isDefaultCrs, isTransformable, normalCrsUri, quoted, sameCrs, toCrs84, worstDistance, type Position } from '../geo/crs.js';
 import { geoTarget, geometryResponses, getGeometry, withQuery, type GeoSample, type GeoTarget } from '../geo/discover.js';
 import { geometryOf, identityOf, itemsOf, parseJson, positionsOf } from '../geo/geojson.js';
 import { notGeospatial } from './geo-crs-list.js';
@@ -38,7 +38,8 @@ export const geoCrsQueryParameter: LiveCheck = {
     const listed = sample.collection.crs;
     const asked = [...(listed.some((uri) => sameCrs(uri, CRS84)) ? [CRS84] : []), ...listed.filter((uri) => !isDefaultCrs(uri)).slice(0, MAX_CRSS)];
     for (const crs of asked) {
-      if (!isTransformable(crs)) { notes.push(`${crs}: no transformation known to adr-check, not compared`); continue; }
+      const skipped = skipReason(crs);
+      if (skipped !== undefined) { notes.push(skipped); continue; }
       const { exchange, body } = await getGeometry(context, target.style, sample.url, sample.url === sample.collection.itemsUrl ? 'items' : 'feature', { crs });
       const problem = exchange.status === 200 ? comparison(sample, crs, body) : `crs=${crs}: ${describeAnswer(exchange)}, expected 200`;
       if (problem === undefined) compared.push(crs);
@@ -72,6 +73,16 @@ function singleResource(body: unknown, sample: GeoSample): JsonObject | undefine
   return isObject(body) && geometryOf(body) !== undefined && identityOf(body) === sample.identity ? body : undefined;
 }
 
+/**
+ * Why an advertised CRS is not asked for: a value unfit to send (a control character, CR, LF or
+ * U+2028 would break the request; /geo/crs-list reports it), or one adr-check cannot transform.
+ */
+export function skipReason(crs: string): string | undefined {
+  const defect = crsUriDefect(crs);
+  if (defect !== undefined) return `${quoted(crs)}: not a valid CRS URI (${defect}), not sent`;
+  return isTransformable(crs) ? undefined : `${quoted(crs)}: no transformation known to adr-check, not compared`;
+}
+
 export function formatDistance(metres: number): string {
   if (!Number.isFinite(metres)) return 'outside the CRS';
   return metres >= 10_000 ? `${Math.round(metres / 1000).toLocaleString('en')} km` : `${Math.round(metres).toLocaleString('en')} m`;
@@ -92,8 +103,9 @@ function acceptOf(target: GeoTarget): string {
 }
 
 export function noSample(code: string, target: GeoTarget): CheckResult {
-  const where = target.collections.length === 0 ? 'no collection with geometry found' : `no feature with geometry in ${target.collections.map((collection) => collection.id).join(', ')}`;
-  return { code, verdict: 'skip', summary: `nothing to compare: ${where}`, details: [], evidence: [] };
+  const sampled = target.collections.slice(0, 3).map((collection) => quoted(collection.id)).join(', ');
+  const where = target.collections.length === 0 ? 'no collection with geometry found' : target.unusable.length > 0 ? 'no feature with valid geometry (/geo/geojson-response reports it)' : `no feature with geometry in ${sampled}`;
+  return { code, verdict: 'skip', summary: `nothing to compare: ${where}`, details: target.unusable, evidence: [] };
 }
 
 /**
@@ -106,7 +118,7 @@ export const geoContentCrsResponseHeader: LiveCheck = {
   async run(context: CheckContext): Promise<CheckResult> {
     const target = await geoTarget(context);
     if (target === undefined) return notGeospatial(this.code);
-    const judged = geometryResponses(context).filter((response) => geometryOf(parseJson(response.exchange.body)) !== undefined || itemsOf(parseJson(response.exchange.body)).some((item) => geometryOf(item) !== undefined));
+    const judged = geometryResponses(context).filter((response) => response.facts.hasGeometry);
     if (judged.length === 0) return noSample(this.code, target);
     const wrong = judged.filter((response) => !contentCrsMatches(response.exchange, response.expectedCrs));
     if (wrong.length > 0) {

@@ -2,7 +2,7 @@ import type { CheckContext, LiveCheck } from '../context.js';
 import type { Exchange } from '../http.js';
 import { evidenceOf, type CheckResult } from '../report.js';
 import { geoTarget, geometryResponses, type GeometryResponse } from '../geo/discover.js';
-import { firstGeometry, itemsOf, parseJson } from '../geo/geojson.js';
+import { quoted } from '../geo/crs.js';
 import { notGeospatial } from './geo-crs-list.js';
 import { noSample } from './geo-crs-negotiation.js';
 
@@ -36,20 +36,24 @@ export const geoGeojsonResponse: LiveCheck = {
   },
 };
 
-function problemOf({ exchange, kind, selection }: GeometryResponse): string | undefined {
+function problemOf({ exchange, kind, selection, facts }: GeometryResponse): string | undefined {
   const type = exchange.headers['content-type'] ?? '';
-  const body = parseJson(exchange.body);
   const path = new URL(exchange.url).pathname;
   if (kind === 'plain') {
     if (!JSON_TYPE.test(type) || GEOJSON.test(type)) return `GET ${path} has Content-Type: ${type || '(none)'}, expected application/json with embedded geometry`;
     // An empty selection (a bbox away from everything) has nothing to embed geometry in, whether it
     // answers an empty list, an empty `_embedded` or leaves `_embedded` out.
-    const empty = selection && itemsOf(body).length === 0;
-    return firstGeometry(body) === undefined && !empty ? `GET ${path} embeds no GeoJSON geometry` : undefined;
+    const empty = selection && facts.items === 0;
+    if (!facts.embedsGeometry && !empty) return `GET ${path} embeds no GeoJSON geometry`;
+  } else {
+    const expected = kind === 'items' ? 'FeatureCollection' : 'Feature';
+    if (!GEOJSON.test(type)) return `GET ${path} has Content-Type: ${type || '(none)'}, expected application/geo+json`;
+    if (facts.type !== expected) return `GET ${path} is ${facts.type === undefined ? 'no GeoJSON object' : `a GeoJSON ${quoted(facts.type)}`}, expected a ${expected}`;
   }
-  const expected = kind === 'items' ? 'FeatureCollection' : 'Feature';
-  if (!GEOJSON.test(type)) return `GET ${path} has Content-Type: ${type || '(none)'}, expected application/geo+json`;
-  const actual = typeof body === 'object' && body !== null && 'type' in body ? String((body as { type: unknown }).type) : undefined;
-  return actual === expected ? undefined : `GET ${path} is ${actual === undefined ? 'no GeoJSON object' : `a GeoJSON ${actual}`}, expected a ${expected}`;
+  return facts.invalid === undefined ? undefined : `GET ${path}${crsAsked(exchange.url)} has invalid GeoJSON geometry: ${facts.invalid}`;
 }
 
+function crsAsked(url: string): string {
+  const crs = new URL(url).searchParams.get('crs');
+  return crs === null ? '' : ` (crs=${quoted(crs)})`;
+}

@@ -41,8 +41,32 @@ export function sameCrs(a: string, b: string): boolean {
   return normalCrsUri(a) === normalCrsUri(b);
 }
 
+/** Longer than any CRS URI: a value this long is not sent, not compared and not shown whole. */
+export const MAX_CRS_URI_LENGTH = 2048;
+
+/**
+ * What makes a CRS value from the server unfit to send in a query or a header, or undefined when
+ * it is fit: a CRS URI is printable ASCII without spaces (in angle brackets or not). A control
+ * character, CR, LF or U+2028 would end a header line or make the request fail; it is never sent.
+ */
+export function crsUriDefect(value: string): string | undefined {
+  if (value.length > MAX_CRS_URI_LENGTH) return `it is ${value.length.toLocaleString('en')} characters long (at most ${MAX_CRS_URI_LENGTH.toLocaleString('en')})`;
+  const unfit = /[^\x21-\x7e]/.exec(value);
+  if (unfit === null) return value === '' ? 'it is empty' : undefined;
+  const point = unfit[0].codePointAt(0) as number;
+  const control = point < 0x20 || (point >= 0x7f && point <= 0x9f);
+  return point === 0x20 ? 'it contains a space' : `it contains U+${point.toString(16).toUpperCase().padStart(4, '0')}${control ? ' (a control character)' : ''}`;
+}
+
+/** A server's value (a CRS, a collection id) as a message shows it: quoted, escaped, and cut after 120 characters. */
+export function quoted(value: string): string {
+  const shown = JSON.stringify(value.length > 120 ? value.slice(0, 120) : value);
+  return value.length > 120 ? `${shown}… (${value.length.toLocaleString('en')} characters)` : shown;
+}
+
+/** A CRS adr-check knows how to transform, given by a value fit to send (crsUriDefect). */
 export function isTransformable(uri: string): boolean {
-  return KNOWN[normalCrsUri(uri)] !== undefined;
+  return crsUriDefect(uri) === undefined && KNOWN[normalCrsUri(uri)] !== undefined;
 }
 
 /** Whether the CRS's coordinates are latitude first (EPSG:4326, EPSG:4258). */
@@ -52,21 +76,37 @@ export function isLatitudeFirst(uri: string): boolean {
 
 export type Position = [number, number];
 
-/** A position in `uri` to CRS84 (lon, lat); undefined for a CRS adr-check does not know. */
+/** Where a position cannot be transformed (not finite, outside the CRS): measured as infinitely far. */
+const NOWHERE: Position = [Number.NaN, Number.NaN];
+
+/**
+ * proj4 on a server's numbers: it throws on a non-finite coordinate (`1e999` parses as Infinity)
+ * and may on others; such a position is NOWHERE, never an exception.
+ */
+function transform(from: string, to: string, position: Position | undefined): Position {
+  if (position === undefined || !Number.isFinite(position[0]) || !Number.isFinite(position[1])) return NOWHERE;
+  try {
+    const [a, b] = proj4(from, to, [position[0], position[1]]);
+    return [a as number, b as number];
+  } catch {
+    return NOWHERE;
+  }
+}
+
+/** A position in `uri` to CRS84 (lon, lat); undefined for a CRS adr-check does not know; NaNs where it cannot be transformed. */
 export function toCrs84(uri: string, position: Position): Position | undefined {
   const crs = KNOWN[normalCrsUri(uri)];
   if (crs === undefined) return undefined;
-  const ordered: Position = crs.axes === 'lat-lon' ? [position[1], position[0]] : position;
-  const [lon, lat] = proj4(crs.proj4, KNOWN[CRS84]?.proj4 as string, ordered);
-  return [lon as number, lat as number];
+  const ordered: Position | undefined = position === undefined ? undefined : crs.axes === 'lat-lon' ? [position[1], position[0]] : position;
+  return transform(crs.proj4, KNOWN[CRS84]?.proj4 as string, ordered);
 }
 
-/** A CRS84 position (lon, lat) in `uri`'s own axis order. */
+/** A CRS84 position (lon, lat) in `uri`'s own axis order; NaNs where it cannot be transformed. */
 export function fromCrs84(uri: string, position: Position): Position | undefined {
   const crs = KNOWN[normalCrsUri(uri)];
   if (crs === undefined) return undefined;
-  const [a, b] = proj4(KNOWN[CRS84]?.proj4 as string, crs.proj4, position);
-  return crs.axes === 'lat-lon' ? [b as number, a as number] : [a as number, b as number];
+  const [a, b] = transform(KNOWN[CRS84]?.proj4 as string, crs.proj4, position);
+  return crs.axes === 'lat-lon' ? [b, a] : [a, b];
 }
 
 /** Great-circle distance between two CRS84 positions, in metres (haversine on a 6,371 km sphere). */
@@ -84,10 +124,14 @@ export function distanceMetres(a: Position, b: Position): number {
  * infinitely far.
  */
 export function worstDistance(positions: Position[], reference: Position[]): number {
-  return Math.max(...positions.map((position, index) => {
-    const distance = distanceMetres(position, reference[index] as Position);
-    return Number.isFinite(distance) ? distance : Infinity;
-  }));
+  // A loop, not Math.max(...): a spread of a long list overflows the call stack.
+  let worst = -Infinity;
+  positions.forEach((position, index) => {
+    const other = reference[index];
+    const distance = position === undefined || other === undefined ? Number.NaN : distanceMetres(position, other);
+    worst = Math.max(worst, Number.isFinite(distance) ? distance : Infinity);
+  });
+  return worst;
 }
 
 /** [minLon, minLat, maxLon, maxLat] */
@@ -109,10 +153,16 @@ export function envelopeToCrs84(uri: string, envelope: Envelope): Envelope | und
   return envelopeOf(corners as Position[]);
 }
 
+/** The envelope of positions; a loop, not Math.min(...): a spread of a long list overflows the call stack. */
 export function envelopeOf(positions: Position[]): Envelope {
-  const xs = positions.map((position) => position[0]);
-  const ys = positions.map((position) => position[1]);
-  return [Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)];
+  const envelope: Envelope = [Infinity, Infinity, -Infinity, -Infinity];
+  for (const [x, y] of positions) {
+    envelope[0] = Math.min(envelope[0], x);
+    envelope[1] = Math.min(envelope[1], y);
+    envelope[2] = Math.max(envelope[2], x);
+    envelope[3] = Math.max(envelope[3], y);
+  }
+  return envelope;
 }
 
 const METRES_PER_DEGREE = 111_320;

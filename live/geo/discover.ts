@@ -3,7 +3,7 @@ import { isGeospatial } from '../../lib/geo.js';
 import { oncePerRun, type CheckContext } from '../context.js';
 import type { Exchange } from '../http.js';
 import { CRS84, envelopeOf, toCrs84, type Envelope, type Position } from './crs.js';
-import { geometryOf, identityOf, itemsOf, parseJson, positionsOf } from './geojson.js';
+import { firstGeometry, geometryOf, geometryProblem, identityOf, itemsOf, parseJson, positionsOf } from './geojson.js';
 
 /**
  * What the geospatial checks need, found from the API itself: where its CRS list is (OGC API
@@ -13,8 +13,14 @@ import { geometryOf, identityOf, itemsOf, parseJson, positionsOf } from './geojs
 
 export interface GeoCollection {
   id: string;
-  /** The CRS URIs advertised for this collection (its own list, or the global one). */
+  /**
+   * The CRS URIs advertised for this collection (its own list, or the global one), at most
+   * MAX_LISTED_CRS. Collections that list only `#/crs` share the global list itself: one array,
+   * never a copy per collection.
+   */
   crs: string[];
+  /** How many CRSs the server listed here, when more than `crs` holds. */
+  crsListed?: number;
   storageCrs?: string;
   /** Absolute URL of the items (OGC) or of the resource collection (plain JSON). */
   itemsUrl: string;
@@ -36,10 +42,16 @@ export interface GeoTarget {
   style: 'ogc' | 'plain';
   /** The CRS list request: GET /collections or GET /crss. */
   list: Exchange;
-  /** Every CRS URI the API advertises anywhere. */
+  /** Every CRS URI the API advertises anywhere (within the bounds below). */
   globalCrs: string[];
+  /** The top-level list of /collections (`#/crs`), or /crss's list; the same array the collections that refer to it hold. */
+  sharedCrs: string[];
   collections: GeoCollection[];
+  /** What discovery left out to stay bounded (collections beyond MAX_COLLECTIONS, CRSs beyond MAX_LISTED_CRS). */
+  leftOut: string[];
   samples: GeoSample[];
+  /** Why a collection's features could not serve as a sample (invalid geometry). */
+  unusable: string[];
   /** Why the API counts as geospatial. */
   reason: string;
 }
@@ -48,6 +60,10 @@ export interface GeoTarget {
 export const geoTarget = oncePerRun((context): Promise<GeoTarget | undefined> => discover(context));
 
 const SAMPLED_COLLECTIONS = 3;
+/** Collections judged: a /collections document may list tens of thousands; the rest is named as left out. */
+export const MAX_COLLECTIONS = 200;
+/** CRSs kept of one list: far more than any API supports; the rest is named as left out. */
+export const MAX_LISTED_CRS = 500;
 /** Above this size the description is not searched for GeoJSON here: /collections and /crss still count. */
 const STATIC_DETECTION_BYTES = 5_000_000;
 
@@ -56,40 +72,92 @@ async function discover(context: CheckContext): Promise<GeoTarget | undefined> {
   const collections = await context.send({ method: 'GET', url: `${context.baseUrl}/collections`, headers: { accept: 'application/json' }, keepBody: true });
   const collectionsBody = collections.status === 200 ? parseJson(collections.body) : undefined;
   if (isObject(collectionsBody) && Array.isArray(collectionsBody.collections)) {
-    const found = ogcCollections(context, collectionsBody);
-    return { style: 'ogc', list: collections, globalCrs: unique(found.flatMap((collection) => collection.crs).concat(stringsOf(collectionsBody.crs))), collections: found, samples: await samples(context, found, 'ogc'), reason: 'GET /collections lists feature collections' };
+    const leftOut: string[] = [];
+    const sharedCrs = boundedCrsList(collectionsBody.crs, 'the crs list of /collections', leftOut);
+    const found = ogcCollections(context, collectionsBody, sharedCrs, leftOut);
+    const { samples: sampled, unusable } = await samples(context, found, 'ogc');
+    return { style: 'ogc', list: collections, globalCrs: everyCrs(sharedCrs, found), sharedCrs, collections: found, leftOut, samples: sampled, unusable, reason: 'GET /collections lists feature collections' };
   }
   const crss = await context.send({ method: 'GET', url: `${context.baseUrl}/crss`, headers: { accept: 'application/json' }, keepBody: true });
   const crssBody = crss.status === 200 ? parseJson(crss.body) : undefined;
   // The static detection walks every schema: on a huge description it would hold up the live requests on this thread.
   const declared = context.description !== undefined && context.descriptionBytes <= STATIC_DETECTION_BYTES && isGeospatial(context.description);
   if (isObject(crssBody) && Array.isArray(crssBody.crs)) {
-    const globalCrs = stringsOf(crssBody.crs);
+    const leftOut: string[] = [];
+    const globalCrs = boundedCrsList(crssBody.crs, 'the list of /crss', leftOut);
     const found = await plainCollections(context, globalCrs);
-    return { style: 'plain', list: crss, globalCrs, collections: found, samples: await samples(context, found, 'plain'), reason: 'GET /crss lists CRSs' };
+    return { style: 'plain', list: crss, globalCrs, sharedCrs: globalCrs, collections: found, leftOut, ...(await samples(context, found, 'plain')), reason: 'GET /crss lists CRSs' };
   }
   if (!declared) return undefined;
   // The description says geospatial, but neither list answered: /geo/crs-list reports what is
   // missing; a plain API's collections are still found, so that the other checks judge what they can.
   const ogc = Object.keys(asObject(context.description?.paths)).some((path) => path === '/collections');
   const found = ogc ? [] : await plainCollections(context, []);
-  return { style: ogc ? 'ogc' : 'plain', list: ogc ? collections : crss, globalCrs: [], collections: found, samples: await samples(context, found, 'plain'), reason: 'the description carries geospatial data' };
+  return { style: ogc ? 'ogc' : 'plain', list: ogc ? collections : crss, globalCrs: [], sharedCrs: [], collections: found, leftOut: [], ...(await samples(context, found, 'plain')), reason: 'the description carries geospatial data' };
 }
 
-function ogcCollections(context: CheckContext, body: JsonObject): GeoCollection[] {
-  const globalCrs = stringsOf(body.crs);
-  return asArray(body.collections).filter(isObject).flatMap((collection) => {
-    if (typeof collection.id !== 'string') return [];
+/** The strings of a CRS list, at most MAX_LISTED_CRS of them; what is left out is noted. */
+function boundedCrsList(value: unknown, name: string, leftOut: string[]): string[] {
+  const list = asArray(value);
+  const kept: string[] = [];
+  for (let index = 0; index < list.length && kept.length < MAX_LISTED_CRS; index += 1) {
+    const item = list[index];
+    if (typeof item === 'string') kept.push(item);
+  }
+  const strings = kept.length < MAX_LISTED_CRS ? kept.length : list.filter((item) => typeof item === 'string').length;
+  if (strings > kept.length) leftOut.push(`${name}: the first ${MAX_LISTED_CRS} of ${strings.toLocaleString('en')} CRSs judged`);
+  return kept;
+}
+
+/** The distinct CRSs of the shared list and every collection's own, each distinct list read once. */
+function everyCrs(sharedCrs: string[], collections: GeoCollection[]): string[] {
+  const lists = new Set<string[]>([sharedCrs, ...collections.map((collection) => collection.crs)]);
+  const found = new Set<string>();
+  for (const list of lists) for (const uri of list) found.add(uri);
+  return [...found];
+}
+
+/**
+ * The feature collections of /collections, at most MAX_COLLECTIONS. `#/crs` in a collection's
+ * list stands for the global list (OGC API Features part 2): a collection that lists only it (or
+ * nothing) holds the shared array itself; one that adds its own gets its own list, bounded too.
+ */
+function ogcCollections(context: CheckContext, body: JsonObject, sharedCrs: string[], leftOut: string[]): GeoCollection[] {
+  const listed = asArray(body.collections);
+  const found: GeoCollection[] = [];
+  let features = 0;
+  for (const collection of listed) {
+    if (!isObject(collection) || typeof collection.id !== 'string') continue;
     // A collection of records (itemType other than feature) has no geometry and no CRS list (SPEC.md, media types 2).
-    if (typeof collection.itemType === 'string' && collection.itemType.toLowerCase() !== 'feature') return [];
-    const own = stringsOf(collection.crs);
-    // `#/crs` in a collection's list stands for the global list (OGC API Features part 2).
-    const crs = own.length === 0 ? globalCrs : unique(own.flatMap((uri) => (uri === '#/crs' ? globalCrs : [uri])));
-    const storage = typeof collection.storageCrs === 'string' ? collection.storageCrs : typeof collection.storageCRS === 'string' ? collection.storageCRS : undefined;
-    const itemsLink = asArray(collection.links).filter(isObject).find((link) => link.rel === 'items' && typeof link.href === 'string' && (link.type === undefined || /geo\+json/.test(String(link.type))));
-    const itemsUrl = sameOriginHref(context, itemsLink?.href) ?? `${context.baseUrl}/collections/${encodeURIComponent(collection.id)}/items`;
-    return [{ id: collection.id, crs, ...(storage === undefined ? {} : { storageCrs: storage }), itemsUrl }];
-  });
+    if (typeof collection.itemType === 'string' && collection.itemType.toLowerCase() !== 'feature') continue;
+    features += 1;
+    if (found.length < MAX_COLLECTIONS) found.push(ogcCollection(context, collection, sharedCrs));
+  }
+  if (features > found.length) leftOut.push(`the first ${MAX_COLLECTIONS} of ${features.toLocaleString('en')} feature collections judged`);
+  return found;
+}
+
+function ogcCollection(context: CheckContext, collection: JsonObject, sharedCrs: string[]): GeoCollection {
+  const id = collection.id as string;
+  const own = asArray(collection.crs);
+  const onlyShared = own.every((uri) => uri === '#/crs');
+  let crs = sharedCrs;
+  let crsListed: number | undefined;
+  if (!onlyShared) {
+    const merged = new Set<string>();
+    let strings = 0;
+    for (const uri of own) {
+      if (typeof uri !== 'string') continue;
+      strings += uri === '#/crs' ? sharedCrs.length : 1;
+      for (const member of uri === '#/crs' ? sharedCrs : [uri]) if (merged.size < MAX_LISTED_CRS) merged.add(member);
+    }
+    crs = [...merged];
+    if (strings > MAX_LISTED_CRS) crsListed = strings;
+  }
+  const storage = typeof collection.storageCrs === 'string' ? collection.storageCrs : typeof collection.storageCRS === 'string' ? collection.storageCRS : undefined;
+  const itemsLink = asArray(collection.links).filter(isObject).find((link) => link.rel === 'items' && typeof link.href === 'string' && (link.type === undefined || /geo\+json/.test(String(link.type))));
+  const itemsUrl = sameOriginHref(context, itemsLink?.href) ?? `${context.baseUrl}/collections/${encodeURIComponent(id)}/items`;
+  return { id, crs, ...(crsListed === undefined ? {} : { crsListed }), ...(storage === undefined ? {} : { storageCrs: storage }), itemsUrl };
 }
 
 /** A link the API gave, only if it stays on the API's own origin: adr-check never follows a server elsewhere. */
@@ -123,26 +191,43 @@ async function plainCollections(context: CheckContext, globalCrs: string[]): Pro
   return lists.length > 0 ? lists : single.slice(0, SAMPLED_COLLECTIONS);
 }
 
-async function samples(context: CheckContext, collections: GeoCollection[], style: 'ogc' | 'plain'): Promise<GeoSample[]> {
+async function samples(context: CheckContext, collections: GeoCollection[], style: 'ogc' | 'plain'): Promise<{ samples: GeoSample[]; unusable: string[] }> {
   const found: GeoSample[] = [];
+  const unusable: string[] = [];
   for (const collection of collections.slice(0, SAMPLED_COLLECTIONS)) {
-    const sample = await sampleOf(context, collection, style);
-    if (sample !== undefined) found.push(sample);
+    const sample = await sampleOrProblem(context, collection, style);
+    if (typeof sample === 'string') unusable.push(`${collection.id}: ${sample}`);
+    else if (sample !== undefined) found.push(sample);
   }
-  return found;
+  return { samples: found, unusable };
 }
 
-/** The first feature (or resource) of a collection that has geometry, fetched without `crs`. */
+/** The first feature (or resource) of a collection that has valid geometry, fetched without `crs`. */
 export async function sampleOf(context: CheckContext, collection: GeoCollection, style: GeoTarget['style']): Promise<GeoSample | undefined> {
+  const sample = await sampleOrProblem(context, collection, style);
+  return typeof sample === 'string' ? undefined : sample;
+}
+
+/** Features checked for valid geometry before the collection is given up as a source of samples. */
+const MAX_SAMPLE_CANDIDATES = 10;
+
+/** The sample, or why the features found cannot be one (their geometry is invalid: what /geo/geojson-response reports). */
+async function sampleOrProblem(context: CheckContext, collection: GeoCollection, style: GeoTarget['style']): Promise<GeoSample | string | undefined> {
   const { body } = await getGeometry(context, style, collection.itemsUrl, 'items', style === 'ogc' ? { limit: '10' } : {});
   const items = itemsOf(body);
-  const item = items.find((candidate) => geometryOf(candidate) !== undefined) ?? (geometryOf(body) !== undefined ? asObject(body) : undefined);
-  if (item === undefined) return undefined;
-  const positions = positionsOf(geometryOf(item)).map((position) => toCrs84(CRS84, position) as Position);
-  if (positions.length === 0) return undefined;
-  const identity = identityOf(item);
-  const featureUrl = style === 'ogc' && (typeof item.id === 'string' || typeof item.id === 'number') ? childUrl(collection.itemsUrl, String(item.id)) : undefined;
-  return { collection, url: featureUrl ?? collection.itemsUrl, identity, item, positions, envelope: envelopeOf(positions) };
+  const withGeometry = items.filter((candidate) => geometryOf(candidate) !== undefined).slice(0, MAX_SAMPLE_CANDIDATES);
+  if (withGeometry.length === 0 && geometryOf(body) !== undefined) withGeometry.push(asObject(body));
+  let problem: string | undefined;
+  for (const item of withGeometry) {
+    problem = geometryProblem(geometryOf(item), CRS84);
+    if (problem !== undefined) continue;
+    const positions = positionsOf(geometryOf(item)).map((position) => toCrs84(CRS84, position) as Position);
+    if (positions.length === 0) continue;
+    const identity = identityOf(item);
+    const featureUrl = style === 'ogc' && (typeof item.id === 'string' || typeof item.id === 'number') ? childUrl(collection.itemsUrl, String(item.id)) : undefined;
+    return { collection, url: featureUrl ?? collection.itemsUrl, identity, item, positions, envelope: envelopeOf(positions) };
+  }
+  return problem === undefined ? undefined : `no feature with valid geometry (${problem})`;
 }
 
 /** `{itemsUrl}/{id}` with the items link's own query (ldproxy, pygeoapi: `?f=json`) kept after the path. */
@@ -158,14 +243,6 @@ export function withQuery(url: string, query: Record<string, string>): string {
   return target.href;
 }
 
-function stringsOf(value: unknown): string[] {
-  return asArray(value).filter((item): item is string => typeof item === 'string');
-}
-
-function unique(values: string[]): string[] {
-  return [...new Set(values)];
-}
-
 /** A response the geospatial checks caused that carries geometry, with the CRS it must be in. */
 export interface GeometryResponse {
   exchange: Exchange;
@@ -174,6 +251,43 @@ export interface GeometryResponse {
   kind: 'items' | 'feature' | 'plain';
   /** Asked of a collection: an empty selection is an answer too. */
   selection: boolean;
+  /** What the checks that judge every response need of its body, read once when it came (a body of megabytes is not parsed again per check). */
+  facts: BodyFacts;
+}
+
+export interface BodyFacts {
+  /** The body's own `type` member (FeatureCollection, Feature), when it is a JSON object that has one. */
+  type?: string;
+  /** The number of items (features, or a plain API's resources). */
+  items: number;
+  /** The resource, or one of its items, has geometry. */
+  hasGeometry: boolean;
+  /** Some GeoJSON geometry is embedded somewhere (plain JSON APIs). */
+  embedsGeometry: boolean;
+  /** What makes a geometry of the body invalid GeoJSON in the CRS it must be in. */
+  invalid?: string;
+}
+
+/** Items whose geometry is checked per response: a page of thousands is judged on its first ones. */
+const MAX_CHECKED_ITEMS = 100;
+
+function factsOf(body: unknown, expectedCrs: string): BodyFacts {
+  const items = itemsOf(body);
+  const resources = items.length > 0 ? items.slice(0, MAX_CHECKED_ITEMS) : [body];
+  let invalid: string | undefined;
+  for (const resource of resources) {
+    const geometry = geometryOf(resource);
+    invalid = geometry === undefined ? undefined : geometryProblem(geometry, expectedCrs);
+    if (invalid !== undefined) break;
+  }
+  const type = isObject(body) && body.type !== undefined ? String(body.type) : undefined;
+  return {
+    ...(type === undefined ? {} : { type }),
+    items: items.length,
+    hasGeometry: geometryOf(body) !== undefined || items.some((item) => geometryOf(item) !== undefined),
+    embedsGeometry: firstGeometry(body) !== undefined,
+    ...(invalid === undefined ? {} : { invalid }),
+  };
 }
 
 const responses = new WeakMap<CheckContext, GeometryResponse[]>();
@@ -194,6 +308,9 @@ export function geometryResponses(context: CheckContext): GeometryResponse[] {
 export async function getGeometry(context: CheckContext, style: GeoTarget['style'], url: string, kind: GeometryResponse['kind'], query: Record<string, string> = {}): Promise<{ exchange: Exchange; body: unknown }> {
   const exchange = await context.send({ method: 'GET', url: withQuery(url, query), headers: { accept: style === 'ogc' ? 'application/geo+json' : 'application/json' }, keepBody: true });
   const body = exchange.status === 200 ? parseJson(exchange.body) : undefined;
-  if (exchange.status === 200) geometryResponses(context).push({ exchange, expectedCrs: query.crs ?? CRS84, kind: style === 'plain' ? 'plain' : kind, selection: kind === 'items' });
+  if (exchange.status === 200) {
+    const expectedCrs = query.crs ?? CRS84;
+    geometryResponses(context).push({ exchange, expectedCrs, kind: style === 'plain' ? 'plain' : kind, selection: kind === 'items', facts: factsOf(body, expectedCrs) });
+  }
   return { exchange, body };
 }

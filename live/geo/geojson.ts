@@ -1,6 +1,7 @@
 import { asArray, asObject, isObject, type JsonObject } from '../../lib/json.js';
+import { createHash } from 'node:crypto';
 import { GEOMETRY_TYPES } from '../../lib/geo.js';
-import type { Position } from './crs.js';
+import { isDefaultCrs, isLatitudeFirst, isTransformable, type Position } from './crs.js';
 
 /** Reading what a geospatial API answered: GeoJSON geometries, their positions, feature identities. */
 
@@ -16,30 +17,123 @@ export function isGeometry(value: unknown): value is JsonObject {
   return isObject(value) && typeof value.type === 'string' && GEOMETRY_TYPES.includes(value.type) && (Array.isArray(value.coordinates) || Array.isArray(value.geometries));
 }
 
-/** Every position of a geometry, in order (at most `limit`), without recursion beyond GeoJSON's own depth. */
+type Step = string | number;
+
+/** GeometryCollections nested deeper than this are not read (RFC 7946 advises against nesting them at all). */
+export const MAX_GEOMETRY_NESTING = 16;
+/** Arrays and objects entered at once while walking a geometry: GeoJSON needs 4 per level of nesting. */
+const MAX_WALK_DEPTH = 4 * (MAX_GEOMETRY_NESTING + 1) + 4;
+/** Nodes visited looking for a geometry in plain JSON. */
+const MAX_VISITED = 5000;
+
+function isPositionArray(node: unknown): node is [number, number, ...unknown[]] {
+  return Array.isArray(node) && node.length >= 2 && typeof node[0] === 'number' && typeof node[1] === 'number';
+}
+
+/**
+ * Every position of a geometry, in order (at most `limit`): a walk with its own stack, so that
+ * neither a geometry nested 20,000 deep (depth bounded) nor one of 400,000 positions (no array
+ * spread into a call, no shifting of a long list) costs more than reading it once.
+ */
 export function positionsOf(geometry: unknown, limit = 500): Position[] {
   const positions: Position[] = [];
-  const stack: unknown[] = [isObject(geometry) ? (geometry.coordinates ?? geometry.geometries) : undefined];
+  const stack: Array<{ items: unknown[]; next: number }> = [];
+  const visit = (node: unknown): void => {
+    const members = isObject(node) ? (node.coordinates ?? node.geometries) : node;
+    if (isPositionArray(members)) positions.push([members[0], members[1]]);
+    else if (Array.isArray(members) && stack.length < MAX_WALK_DEPTH) stack.push({ items: members, next: 0 });
+  };
+  if (isObject(geometry)) visit(geometry);
   while (stack.length > 0 && positions.length < limit) {
-    const node = stack.shift();
-    if (isObject(node)) { stack.unshift(node.coordinates ?? node.geometries); continue; }
-    if (!Array.isArray(node)) continue;
-    if (node.length >= 2 && typeof node[0] === 'number' && typeof node[1] === 'number') positions.push([node[0], node[1]]);
-    else stack.unshift(...node);
+    const frame = stack[stack.length - 1] as { items: unknown[]; next: number };
+    if (frame.next >= frame.items.length) stack.pop();
+    else { frame.next += 1; visit(frame.items[frame.next - 1]); }
   }
   return positions;
+}
+
+/** The keys of an array's or object's members, at most `room` of them: a huge array is not copied to find a geometry in its first elements. */
+function stepsOf(node: unknown, room: number): Step[] {
+  const bound = Math.max(0, room);
+  if (Array.isArray(node)) return Array.from({ length: Math.min(node.length, bound) }, (_, index) => index);
+  return isObject(node) ? Object.keys(node).slice(0, bound) : [];
+}
+
+function childAt(node: unknown, step: Step): unknown {
+  return Array.isArray(node) ? node[step as number] : asObject(node)[step];
 }
 
 /** The first GeoJSON geometry in a JSON value (breadth first, bounded), for APIs that embed geometry in plain JSON. */
 export function firstGeometry(value: unknown): JsonObject | undefined {
   const queue: unknown[] = [value];
-  for (let visited = 0; queue.length > 0 && visited < 5000; visited += 1) {
-    const node = queue.shift();
+  for (let index = 0; index < queue.length; index += 1) {
+    const node = queue[index];
     if (isGeometry(node)) return node;
-    if (Array.isArray(node)) queue.push(...node);
-    else if (isObject(node)) queue.push(...Object.values(node));
+    for (const step of stepsOf(node, MAX_VISITED - queue.length)) queue.push(childAt(node, step));
   }
   return undefined;
+}
+
+const COORDINATE_DEPTH: Record<string, number> = { Point: 0, MultiPoint: 1, LineString: 1, MultiLineString: 2, Polygon: 2, MultiPolygon: 3 };
+/** Nodes of one geometry checked at most: beyond them (millions of positions) the rest is not judged. */
+const MAX_CHECKED_NODES = 2_000_000;
+
+/** Coordinate ranges of the geographic CRSs a response may be asked in, in their own axis order. */
+function rangesOf(crs: string | undefined): { names: [string, string]; limits: [number, number] } | undefined {
+  if (crs === undefined) return undefined;
+  if (isDefaultCrs(crs)) return { names: ['longitude', 'latitude'], limits: [180, 90] };
+  if (isTransformable(crs) && isLatitudeFirst(crs)) return { names: ['latitude', 'longitude'], limits: [90, 180] };
+  return undefined;
+}
+
+function shownPosition(position: unknown[]): string {
+  return `[${position.slice(0, 3).map((value) => (typeof value === 'string' ? JSON.stringify(value.slice(0, 40)) : String(value))).join(', ')}${position.length > 3 ? ', …' : ''}]`;
+}
+
+/**
+ * What makes a geometry invalid GeoJSON (RFC 7946), or undefined: an unknown type, coordinates not
+ * nested as the type requires, a position that is not two or three finite numbers (`1e999` parses
+ * as Infinity), GeometryCollections nested deeper than MAX_GEOMETRY_NESTING, and, when `crs` is
+ * CRS84 (or EPSG:4326/4258), a position outside its range. Walked with its own stack.
+ */
+export function geometryProblem(geometry: unknown, crs?: string): string | undefined {
+  const ranges = rangesOf(crs);
+  const stack: Array<{ node: unknown; depth: number; nesting: number }> = [{ node: geometry, depth: -1, nesting: 0 }];
+  let checked = 0;
+  while (stack.length > 0 && checked < MAX_CHECKED_NODES) {
+    checked += 1;
+    const { node, depth, nesting } = stack.pop() as { node: unknown; depth: number; nesting: number };
+    if (depth < 0) {
+      if (!isObject(node) || typeof node.type !== 'string' || !GEOMETRY_TYPES.includes(node.type)) return `${isObject(node) ? `type ${JSON.stringify(String(node.type).slice(0, 40))}` : 'a value'} is no GeoJSON geometry type`;
+      if (node.type === 'GeometryCollection') {
+        if (!Array.isArray(node.geometries)) return 'a GeometryCollection without a geometries array';
+        if (nesting >= MAX_GEOMETRY_NESTING) return `geometry nested deeper than ${MAX_GEOMETRY_NESTING} levels (GeometryCollections within GeometryCollections)`;
+        for (let index = node.geometries.length - 1; index >= 0; index -= 1) stack.push({ node: node.geometries[index], depth: -1, nesting: nesting + 1 });
+      } else stack.push({ node: node.coordinates, depth: COORDINATE_DEPTH[node.type] as number, nesting });
+      continue;
+    }
+    if (!Array.isArray(node)) return `coordinates ${node === undefined ? 'missing' : `${JSON.stringify(node)?.slice(0, 40) ?? String(node)} where an array belongs`}`;
+    if (depth > 0) {
+      for (let index = node.length - 1; index >= 0; index -= 1) stack.push({ node: node[index], depth: depth - 1, nesting });
+      continue;
+    }
+    const problem = positionProblem(node, ranges, crs);
+    if (problem !== undefined) return problem;
+  }
+  return undefined;
+}
+
+function positionProblem(position: unknown[], ranges: ReturnType<typeof rangesOf>, crs: string | undefined): string | undefined {
+  if (position.length < 2 || position.length > 3 || !position.every((value) => typeof value === 'number')) return `position ${shownPosition(position)} is not two or three numbers`;
+  const numbers = position as number[];
+  if (!numbers.every(Number.isFinite)) return `position ${shownPosition(position)} has a coordinate that is not a finite number (a number such as 1e999 is beyond what JSON readers hold)`;
+  if (ranges === undefined) return undefined;
+  const outside = [0, 1].find((axis) => Math.abs(numbers[axis] as number) > (ranges.limits[axis] as number));
+  return outside === undefined ? undefined : `position ${shownPosition(position)} has ${ranges.names[outside]} ${numbers[outside]}, outside ${shortName(crs as string)} (${ranges.names[0]} -${ranges.limits[0]} to ${ranges.limits[0]}, ${ranges.names[1]} -${ranges.limits[1]} to ${ranges.limits[1]})`;
+}
+
+function shortName(crs: string): string {
+  return isDefaultCrs(crs) ? 'CRS84' : crs;
 }
 
 /** The items of a feature collection, or of a plain JSON resource collection (the first array of objects, `_embedded` first). */
@@ -67,7 +161,22 @@ export function identityOf(item: JsonObject): string {
   if (typeof self === 'string') return self;
   // Without an identifier: the item less every geometry it embeds (its coordinates differ per CRS).
   const rest = Object.fromEntries(Object.entries(item).filter(([, value]) => !isGeometry(value)));
-  return JSON.stringify(isObject(item.properties) ? item.properties : rest);
+  return boundedText(isObject(item.properties) ? item.properties : rest);
+}
+
+/** Longer identities are shortened (with a digest, so that they still tell items apart): they end up in messages. */
+const MAX_IDENTITY_LENGTH = 200;
+
+/** JSON of a server's value, never throwing (nested too deep for JSON.stringify) and short enough to show. */
+function boundedText(value: unknown): string {
+  let text: string;
+  try {
+    text = JSON.stringify(value) ?? String(value);
+  } catch {
+    return '(an item without identifier, its properties nested too deep to compare)';
+  }
+  if (text.length <= MAX_IDENTITY_LENGTH) return text;
+  return `${text.slice(0, MAX_IDENTITY_LENGTH - 40)}… (${text.length.toLocaleString('en')} characters, sha256 ${createHash('sha256').update(text).digest('hex').slice(0, 12)})`;
 }
 
 /** The geometry of an item: a Feature's, or the first one a plain resource embeds. */
@@ -80,9 +189,11 @@ export function geometryOf(item: unknown): JsonObject | undefined {
 const MAX_COORDINATE_DEPTH = 4;
 
 /** A geometry with every position replaced by `map`'s, its structure kept; undefined when a position cannot be mapped. */
-export function mapPositions(geometry: JsonObject, map: (position: Position) => Position | undefined): JsonObject | undefined {
+export function mapPositions(geometry: JsonObject, map: (position: Position) => Position | undefined, nesting = 0): JsonObject | undefined {
   if (Array.isArray(geometry.geometries)) {
-    const members = geometry.geometries.map((member) => (isGeometry(member) ? mapPositions(member, map) : member));
+    // Deeper than any geometry adr-check reads: not mapped, rather than a recursion as deep as the server's document.
+    if (nesting >= MAX_GEOMETRY_NESTING) return undefined;
+    const members = geometry.geometries.map((member) => (isGeometry(member) ? mapPositions(member, map, nesting + 1) : member));
     return members.some((member) => member === undefined) ? undefined : { ...geometry, geometries: members };
   }
   let failed = false;
@@ -113,8 +224,6 @@ export function copyWithGeometry(item: JsonObject, geometry: JsonObject): JsonOb
   return replaceFirstGeometry(kept, geometry);
 }
 
-type Step = string | number;
-
 /**
  * The object with its first GeoJSON geometry (breadth first, bounded, as firstGeometry finds it)
  * replaced: only the containers on the way to it are copied, so a deep server document costs
@@ -122,11 +231,10 @@ type Step = string | number;
  */
 function replaceFirstGeometry(value: JsonObject, geometry: JsonObject): JsonObject {
   const queue: Array<{ node: unknown; path: Step[] }> = [{ node: value, path: [] }];
-  for (let visited = 0; queue.length > 0 && visited < 5000; visited += 1) {
-    const { node, path } = queue.shift() as { node: unknown; path: Step[] };
+  for (let index = 0; index < queue.length; index += 1) {
+    const { node, path } = queue[index] as { node: unknown; path: Step[] };
     if (isGeometry(node)) return replacedAt(value, path, geometry) as JsonObject;
-    if (Array.isArray(node)) node.forEach((child, index) => queue.push({ node: child, path: [...path, index] }));
-    else if (isObject(node)) for (const [name, child] of Object.entries(node)) queue.push({ node: child, path: [...path, name] });
+    for (const step of stepsOf(node, MAX_VISITED - queue.length)) queue.push({ node: childAt(node, step), path: [...path, step] });
   }
   return value;
 }
