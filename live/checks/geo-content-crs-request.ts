@@ -39,6 +39,8 @@ interface Created {
   location?: string;
   /** The identifier values adr-check made up for this copy. */
   sent: string[];
+  /** The copy's other scalar members (a Feature's properties), to know it again when it is read back. */
+  members: Map<string, unknown>;
   /** Keys (resourceKey) of URLs named by those identifiers that answered 404 or 410 just before the POST. */
   absentBefore: Set<string>;
   /** The GET of the Location, once made. */
@@ -245,7 +247,8 @@ class FeatureWriter {
     const post = async (sent: Record<string, string>): Promise<Created> => {
       const identified = await this.identified(copy);
       const exchange = await this.context.send({ method: 'POST', url: `${this.context.baseUrl}${this.write.path}`, headers: sent, body: JSON.stringify(identified.body) });
-      return { exchange, sent: identified.sent, absentBefore: identified.absentBefore };
+      const members = new Map([...scalarMembers(identified.body)].filter(([, value]) => !identified.sent.includes(String(value))));
+      return { exchange, sent: identified.sent, members, absentBefore: identified.absentBefore };
     };
     let attempt = await post(headers);
     // An API that refuses identifiers from the client: the copies go without one (never with the sample's own).
@@ -416,7 +419,8 @@ class FeatureWriter {
     }
     if (attempt.read.status !== 200) return `GET answered ${attempt.read.status ?? 'nothing'}`;
     const foreign = this.foreignIdentifier(attempt);
-    return foreign === undefined ? undefined : `reads back as ${foreign}`;
+    if (foreign !== undefined) return `reads back as ${foreign}`;
+    return resembles(attempt.members, scalarMembers(attempt.read.body)) ? undefined : 'it reads back unlike the copy: most of the members adr-check sent have other values there, or none is there';
   }
 
   /** What an existing feature the Location names: the sample, a listed feature (by URL or by identifier), or the Location of another POST. */
@@ -470,6 +474,30 @@ function identifiersOf(item: unknown): string[] {
   withIdentifiers(object, 'fresh', collect);
   collect(object.id);
   return values;
+}
+
+/** A Feature's scalar properties, or a plain resource's scalar members: what a copy says besides its geometry. */
+function scalarMembers(item: unknown): Map<string, unknown> {
+  const object = asObject(item);
+  const level = isObject(object.properties) ? object.properties : object;
+  return new Map(Object.entries(level).filter(([name, value]) => name !== 'id' && ['string', 'number', 'boolean'].includes(typeof value)));
+}
+
+/**
+ * Whether what was read back is the copy sent: of the members both have, at least one and at
+ * least half have the value sent (a server may add, drop or recompute a few). A copy that sent
+ * no such member is not compared.
+ */
+function resembles(sent: Map<string, unknown>, read: Map<string, unknown>): boolean {
+  if (sent.size === 0) return true;
+  const shared = [...sent.keys()].filter((name) => read.has(name));
+  const same = shared.filter((name) => sameValue(sent.get(name), read.get(name))).length;
+  return same > 0 && same * 2 >= shared.length;
+}
+
+function sameValue(sent: unknown, read: unknown): boolean {
+  if (typeof sent === 'number' && typeof read === 'number') return Math.abs(sent - read) <= 1e-9 * Math.max(1, Math.abs(sent));
+  return sent === read;
 }
 
 /** The target of a `Link: <...>; rel="next"` header. */

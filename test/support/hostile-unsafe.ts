@@ -131,6 +131,8 @@ export type PostAnswer =
   | 'sample-disguised'
   /** 201 with a Location on the API's origin but outside its base path (`/v1/../admin/users/1`); stores nothing. */
   | 'outside-base'
+  /** Lists f1 to f4 as the whole collection (numberMatched 4) but holds f5 to f8 too, and answers 201 with the Location of f7, then f8; stores nothing. */
+  | 'listing-lies'
   /** An ordinary upsert: a feature whose identificatie exists replaces it (200, Location by identificatie); another one is created (201). */
   | 'upsert'
   /** 201 with the Location of a feature that exists but lies beyond the pages adr-check lists (f59, f60 of 60, 10 a page); stores nothing. */
@@ -150,7 +152,7 @@ function feature(index: number): Feature {
  * `answer` says. A feature is found by its id or by its identificatie.
  */
 export async function startFeatureServer(answer: PostAnswer): Promise<StatefulServer> {
-  const count = answer === 'unlisted' ? 60 : 4;
+  const count = answer === 'unlisted' ? 60 : answer === 'listing-lies' ? 8 : 4;
   const records = new Map<string, unknown>(Array.from({ length: count }, (_, index) => feature(index + 1)).map((item) => [item.id, item]));
   const items = '/v1/collections/gebouwen/items';
   const document = JSON.stringify(description({
@@ -180,7 +182,7 @@ export async function startFeatureServer(answer: PostAnswer): Promise<StatefulSe
     if (path === '/v1/collections' && method === 'GET') return reply(response, 200, collections);
     const geo = { 'content-type': 'application/geo+json', 'content-crs': `<${CRS84}>` };
     if (path === items && method === 'GET') {
-      const all = [...records.values()] as Feature[];
+      const all = ([...records.values()] as Feature[]).filter((item) => answer !== 'listing-lies' || Number(item.id.slice(1)) <= 4);
       const limit = Math.min(Number(query.get('limit') ?? 10) || 10, 10);
       const offset = Number(query.get('offset') ?? 0) || 0;
       const page = all.slice(offset, offset + limit);
@@ -200,6 +202,7 @@ export async function startFeatureServer(answer: PostAnswer): Promise<StatefulSe
       if (answer === 'sample-percent-encoded') return here([`${items}/%66%31`, `${items}/f%31`][posts - 1] ?? `${items}/%66%31`);
       if (answer === 'sample-disguised') return here([`${items}/F1/`, `${items}/f1;v=2`][posts - 1] ?? `${items}/F1/`);
       if (answer === 'outside-base') return here(`/v1/../admin/users/${posts}`);
+      if (answer === 'listing-lies') return here(`${items}/f${6 + posts}`);
       if (answer === 'unlisted') return here(`${items}/f${58 + posts}`);
       const coordinates = sent.geometry.coordinates ?? [];
       const position = crs === undefined ? coordinates : [coordinates[1] ?? 0, coordinates[0] ?? 0];
