@@ -184,9 +184,32 @@ describe('6. security headers as browsers read them, on the API only', () => {
     writeFileSync(join(folder, 'ca.pem'), api.caPem);
     const outcome = await adrCheck(api.baseUrl, ['--format', 'json', '--ca', join(folder, 'ca.pem'), '--plain-http-port', String(plain.port), '--max-body', '5000000', '--tls-deadline', '2']);
     rmSync(folder, { recursive: true, force: true });
-    expect(plain.requests).toHaveLength(1);
+    expect(plain.requests.map((request) => request.url)).toContain('/v1/openapi.json');
     const report = jsonReport(outcome);
     expect(result(report, '/core/transport/security-headers')?.verdict).toBe('pass');
     expect(result(report, '/core/version-header')?.verdict).toBe('pass');
+  }, 60000);
+});
+
+describe('5. plain HTTP is tried on the API\'s paths', () => {
+  test('a plain-HTTP port that is 404 at the base but serves /openapi.json and the resources: fail', async () => {
+    const { startReferenceApi } = await import('../examples/reference-api/server.js');
+    const { mkdtempSync, rmSync, writeFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const api = await startReferenceApi();
+    closers.push(() => api.close());
+    const plain = await server((request, response) => {
+      const path = (request.url ?? '').split('?')[0] ?? '';
+      if (path === '/v1' || path === '/v1/') return void response.writeHead(404, { 'content-type': 'text/html' }).end('<h1>404</h1>');
+      response.writeHead(200, { 'content-type': 'application/json' }).end('{"openapi":"3.0.3"}');
+    });
+    const folder = mkdtempSync(join(tmpdir(), 'adr-check-ca-'));
+    writeFileSync(join(folder, 'ca.pem'), api.caPem);
+    const outcome = await adrCheck(api.baseUrl, ['--format', 'json', '--ca', join(folder, 'ca.pem'), '--plain-http-port', String(plain.port), '--max-body', '5000000', '--tls-deadline', '2']);
+    rmSync(folder, { recursive: true, force: true });
+    const tls = result(jsonReport(outcome), '/core/transport/tls');
+    expect(tls?.verdict).toBe('fail');
+    expect(tls?.details).toContain(`plain HTTP serves API content: GET http://127.0.0.1:${plain.port}/v1/openapi.json: 200 application/json`);
   }, 60000);
 });

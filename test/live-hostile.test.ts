@@ -352,6 +352,6 @@ test('the plain-HTTP probe carries no credentials', async () => {
   writeFileSync(join(folder, 'ca.pem'), api.caPem);
   await adrCheck(api.baseUrl, ['--ca', join(folder, 'ca.pem'), '--plain-http-port', String(plain.port), '--header', 'Authorization: Bearer plain-probe-secret', '--max-body', '5000000']);
   rmSync(folder, { recursive: true, force: true });
-  expect(plain.requests).toHaveLength(1);
-  expect(plain.requests[0]?.headers.authorization).toBeUndefined();
+  expect(plain.requests.length).toBeGreaterThan(0);
+  expect(plain.requests.every((request) => request.headers.authorization === undefined)).toBe(true);
 }, 60000);

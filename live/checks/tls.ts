@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import { TLS_DEADLINE_MS, type CheckContext, type LiveCheck } from '../context.js';
+import type { Exchange } from '../http.js';
 import { count, evidenceOf, noAnswerResult, pathLabel, worst, type CheckResult, type Evidence } from '../report.js';
 import { probeTls, findingsOf, type ProbeResult } from '../tls/prober.js';
 import { gradeFindings, type TlsGrade } from '../tls/grading.js';
@@ -31,11 +32,14 @@ export const tls: LiveCheck = {
     if (info?.validTo !== undefined && Date.parse(info.validTo) < Date.now()) details.push(`certificate expired on ${info.validTo}`);
     // The enumeration opens its own sockets, so it runs beside the plain-HTTP request.
     const probing = context.options.insecure ? undefined : probeAndGrade(context, base);
-    const plain = await context.send({ method: 'GET', url: plainHttpUrl(context, base), anonymous: true });
+    // Plain HTTP is tried on the API's own paths, not only the base URL: a server may answer 404 at
+    // the base and serve /openapi.json and the resources all the same.
+    const plainAnswers = await Promise.all(plainProbePaths(context).map((path) => context.send({ method: 'GET', url: plainHttpUrl(context, base, path), anonymous: true })));
+    const plain = plainAnswers.find(servesApiContent) ?? plainAnswers[0] as Exchange;
     const probed = await probing;
-    if (plain.status !== undefined && plain.status < 300 && /json|yaml/i.test(plain.headers['content-type'] ?? '')) {
-      details.push(`plain HTTP serves API content: ${plain.status} ${plain.headers['content-type']}`);
-      evidence.push(evidenceOf(plain, ['Content-Type'], undefined, true));
+    for (const answer of plainAnswers.filter(servesApiContent)) {
+      details.push(`plain HTTP serves API content: GET ${answer.url}: ${answer.status} ${answer.headers['content-type']}`);
+      evidence.push(evidenceOf(answer, ['Content-Type'], undefined, true));
     }
     if (context.options.insecure) return { code: this.code, verdict: 'skip', summary: 'not done: --insecure skips certificate checks', details, evidence };
     // Nothing to judge: no connection for the request, and the prober saw no protocol accepted either.
@@ -54,8 +58,19 @@ export const tls: LiveCheck = {
   },
 };
 
-function plainHttpUrl(context: CheckContext, base: URL): string {
-  const plain = new URL(context.baseUrl);
+const PLAIN_PROBES = 3;
+
+/** The base URL, /openapi.json and a few of the API's resources: where API content would be. */
+function plainProbePaths(context: CheckContext): string[] {
+  return [...new Set(['', '/openapi.json', ...context.getPaths.filter((path) => path !== '').slice(0, PLAIN_PROBES)])];
+}
+
+function servesApiContent(exchange: Exchange): boolean {
+  return exchange.status !== undefined && exchange.status < 300 && /json|yaml/i.test(exchange.headers['content-type'] ?? '');
+}
+
+function plainHttpUrl(context: CheckContext, base: URL, path: string): string {
+  const plain = new URL(`${context.baseUrl}${path}`);
   plain.protocol = 'http:';
   plain.port = context.options.plainHttpPort === 80 ? '' : String(context.options.plainHttpPort);
   plain.hostname = base.hostname;
