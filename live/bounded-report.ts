@@ -1,6 +1,6 @@
 import type { Finding } from '../lib/lint.js';
 import { BODY_EXCERPT, count, type CheckResult, type Evidence, type Report } from './report.js';
-import { mapStrings, redactAndCut } from './redaction.js';
+import { mapStrings, printable, redactAndCut } from './redaction.js';
 
 /**
  * The one place every output format passes through: the report redacted and bounded before it is
@@ -19,6 +19,9 @@ export const LIVE_BUDGET = 1_000_000;
 /** Characters of static findings. */
 export const STATIC_BUDGET = 1_000_000;
 
+/** More than this many of anything cannot fit the budgets with a useful share each. */
+const MAX_ITEMS = 5000;
+
 /** What each check keeps even when the budget is spent: the verdict needs its first reasons. */
 const ALWAYS_KEPT = 3;
 
@@ -30,7 +33,10 @@ function size(value: unknown): number {
   return 0;
 }
 
-/** Spends a budget of characters, item by item; the first `guaranteed` items are kept regardless. */
+/**
+ * Spends a budget of characters, item by item; the first `guaranteed` items are kept regardless.
+ * Each item is bounded (redacted and cut) as it is taken: what the budget leaves out costs nothing.
+ */
 class Budget {
   left: number;
   dropped = 0;
@@ -39,46 +45,52 @@ class Budget {
     this.left = total;
   }
 
-  take<T>(items: T[], guaranteed = 0): T[] {
+  take<T>(items: T[], bound: (item: T) => T, guaranteed = 0): T[] {
     const kept: T[] = [];
-    for (const [index, item] of items.entries()) {
+    for (let index = 0; index < Math.min(items.length, MAX_ITEMS); index += 1) {
+      const item = bound(items[index] as T);
       const cost = size(item);
-      if (index >= guaranteed && cost > this.left) {
-        this.dropped += items.length - index;
-        break;
-      }
+      if (index >= guaranteed && cost > this.left) break;
       this.left = Math.max(0, this.left - cost);
       kept.push(item);
     }
+    this.dropped += items.length - kept.length;
     return kept;
   }
 }
 
+/** A string of the report redacted, then cut to MAX_STRING. */
+function boundString(forms: string[]): (text: string) => string {
+  return (text) => redactAndCut(text, MAX_STRING, forms);
+}
+
+/** One line for stderr from what may hold a server's text: redacted, cut, every unsafe character made visible. */
+export function boundedLine(text: string, forms: string[]): string {
+  return printable(boundString(forms)(text));
+}
+
 function boundEvidence(evidence: Evidence, forms: string[]): Evidence {
   const { bodyExcerpt, ...rest } = evidence;
-  const bounded = mapStrings(rest, (text) => redactAndCut(text, MAX_STRING, forms));
+  const bounded = mapStrings(rest, boundString(forms));
   return bodyExcerpt === undefined ? bounded : { ...bounded, bodyExcerpt: redactAndCut(bodyExcerpt, BODY_EXCERPT, forms, true) };
 }
 
-/** A list cut to a count before any string of it is looked at: the budget then needs only the kept ones. */
+/** A list cut to a count before any string of it is looked at. */
 function firstOf<T>(items: T[], limit: number): T[] {
   return items.length > limit ? items.slice(0, limit) : items;
 }
 
-/** More than this many of anything cannot fit the budgets with a useful share each. */
-const MAX_ITEMS = 5000;
-
 function boundResult(result: CheckResult, forms: string[], budget: Budget): CheckResult {
-  const strings = (text: string) => redactAndCut(text, MAX_STRING, forms);
+  const strings = boundString(forms);
   const { details, evidence, tables, ...head } = result;
-  const keptDetails = budget.take(firstOf(details, MAX_ITEMS).map(strings), ALWAYS_KEPT);
-  const keptEvidence = budget.take(firstOf(evidence, MAX_ITEMS).map((item) => boundEvidence(item, forms)), 1);
+  const keptDetails = budget.take(details, strings, ALWAYS_KEPT);
+  const keptEvidence = budget.take(evidence, (item) => boundEvidence(item, forms), 1);
   const left = details.length - keptDetails.length;
   return {
     ...mapStrings(head, strings),
     details: left > 0 ? [...keptDetails, `(${count(left, 'more detail')} left out: the report's size is bounded)`] : keptDetails,
     evidence: keptEvidence,
-    ...(tables === undefined ? {} : { tables: budget.take(mapStrings(firstOf(tables, MAX_ITEMS), strings)) }),
+    ...(tables === undefined ? {} : { tables: budget.take(tables, (table) => mapStrings(table, strings)) }),
   };
 }
 
@@ -87,20 +99,20 @@ function boundResult(result: CheckResult, forms: string[], budget: Budget): Chec
  * user's credentials in every form (redaction.ts secretForms).
  */
 export function boundedReport(report: Report, forms: string[]): Report {
-  const strings = (text: string) => redactAndCut(text, MAX_STRING, forms);
+  const strings = boundString(forms);
   const live = new Budget(LIVE_BUDGET);
   const results = firstOf(report.results, MAX_ITEMS).map((result) => boundResult(result, forms, live));
   const statics = new Budget(STATIC_BUDGET);
-  const given = firstOf(report.staticFindings, MAX_ITEMS);
-  const findings = statics.take(given.map((finding): Finding => mapStrings(finding, strings)));
+  const findings = statics.take(report.staticFindings, (finding): Finding => mapStrings(finding, strings));
   const omittedFindings = report.staticFindings.length - findings.length;
   const notices = firstOf(report.notices, 100).map(strings);
   const leftOut = [
     ...(live.dropped > 0 ? [count(live.dropped, 'detail or piece of evidence', 'details and pieces of evidence')] : []),
     ...(omittedFindings > 0 ? [count(omittedFindings, 'static finding')] : []),
   ];
+  const { results: _results, staticFindings: _findings, notices: _notices, lint: _lint, ...head } = report;
   return {
-    ...mapStrings({ ...report, results: [], staticFindings: [], notices: [], lint: { ...report.lint, omitted: 0 } }, strings),
+    ...mapStrings(head, strings),
     results,
     staticFindings: findings,
     lint: { ...mapStrings(report.lint, strings), omitted: report.lint.omitted + omittedFindings },

@@ -117,7 +117,7 @@ function hostileReport(pathLength: number, findings: number): Report {
     durationMs: 1,
     requests: 1,
     results: [{
-      code: '/core/http-methods', verdict: 'fail', summary: trouble, details: [trouble, path],
+      code: '/core/http-methods', verdict: 'fail', summary: trouble, details: [trouble, path, ...Array<string>(5000).fill(`${'d'.repeat(3000)} ${TOKEN}`)],
       evidence: [{ method: 'GET', url: `http://127.0.0.1:1/v1/${trouble}`, requestHeaders: { authorization: `Bearer ${TOKEN}` }, status: 500, headers: { [trouble]: trouble }, bodyExcerpt: `${'x'.repeat(290)}${TOKEN}` }],
     }],
     staticFindings: Array.from({ length: findings }, (_, index) => ({ code: '/core/no-trailing-slash', severity: 'error' as const, path, message: `${trouble} ${index}`, line: index })),
@@ -126,7 +126,7 @@ function hostileReport(pathLength: number, findings: number): Report {
   };
 }
 
-test.each([...FORMATS])('%s: 1,001 findings with a 560,000-character path give a bounded, safe report without the token', (format) => {
+test.each([...FORMATS])('%s: 5,000 details of 3,000 characters and 1,001 findings with a 560,000-character path give a bounded, safe report without the token', (format) => {
   const output = render(hostileReport(560_000, 1001), format, { colour: false, verbose: true, secrets: secretForms([`Bearer ${TOKEN}`]) });
   expect(output.length).toBeLessThan(10_000_000);
   expect(output).not.toContain(TOKEN.slice(0, 8));
@@ -141,7 +141,8 @@ test.each([...FORMATS])('%s: 1,001 findings with a 560,000-character path give a
   if (format === 'json') {
     const report = JSON.parse(output) as Report;
     expect(report.staticFindings.length + report.lint.omitted).toBe(1001);
-    expect(report.notices).toContainEqual(expect.stringMatching(/^the report's size is bounded: \d+ static findings left out$/));
+    expect(report.notices).toContainEqual(expect.stringMatching(/^the report's size is bounded: \d+ details and pieces of evidence and \d+ static findings left out$/));
+    expect(report.results[0]?.details.at(-1)).toMatch(/^\(\d+ more details left out: the report's size is bounded\)$/);
     expect(report.results[0]?.evidence[0]?.bodyExcerpt).toBe(`${'x'.repeat(290)}[REDACTED]`);
   }
   if (format === 'html' || format === 'junit') expect(output).not.toContain('<script>');
