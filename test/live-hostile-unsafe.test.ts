@@ -26,6 +26,7 @@ async function run(server: StatefulServer, extra: string[] = []): Promise<Run> {
 /** Within the deadline, nothing sent off the target or outside /v1. */
 function expectContained({ server, offTarget, outcome }: Run): void {
   expectBounded(outcome, DEADLINE);
+  expect(outcome.seconds).toBeLessThan(DEADLINE + 5);
   expect(offTarget.requests).toEqual([]);
   expect(server.requests.map((request) => `${request.method} ${request.url}`).filter((line) => !/^\S+ \/v1(\/|$|\?)/.test(line) || /\.\.|%2e|%5c|\\/i.test(line))).toEqual([]);
 }
@@ -44,13 +45,11 @@ describe('undeclared-method probes (/core/http-methods)', () => {
     expect(server.records()).toEqual(before);
     const methods = result(outcome.outcome, '/core/http-methods');
     expect(methods?.verdict).toBe('fail');
-    // The body no parser takes is refused: the probe is judged (400 is no 405) and nothing was made of it.
-    expect(methods?.details).toEqual(expect.arrayContaining([
-      expect.stringMatching(/^POST \/dingen \(undeclared\): 400/),
-      expect.stringMatching(/^PUT \/dingen\/d1 \(undeclared\): 400/),
-      expect.stringMatching(/^PATCH \/dingen\/d1 \(undeclared\): 400/),
+    // The body no parser takes is refused (400 is no 405): judged, and nothing was made of it. The vault gives 405 once the token is sent.
+    expect(methods?.details).toEqual([
+      ...['/', '/dingen', '/dingen/d1'].flatMap((path) => ['POST', 'PUT', 'PATCH'].map((method) => `${method} ${path} (undeclared): 400, expected 405`)),
       'undeclared DELETE not sent to /, /dingen, /dingen/d1, /kluis: they exist, and a server that deletes without declaring DELETE (or ignores If-Match) would lose them; TRACE, POST, PUT and PATCH judge the 405 there',
-    ]));
+    ]);
     // The user's token goes with a write probe only where it is needed to reach the 405: /kluis answers 401 without it.
     const writes = server.requests.filter((request) => ['POST', 'PUT', 'PATCH', 'DELETE'].includes(request.method));
     expect(writes.filter((request) => request.headers.authorization !== undefined).map((request) => `${request.method} ${request.url}`).sort()).toEqual(['PATCH /v1/kluis', 'POST /v1/kluis', 'PUT /v1/kluis']);

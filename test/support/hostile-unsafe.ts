@@ -57,7 +57,8 @@ const idParameter = (name: string, example: string) => ({ parameters: [{ name, i
  * A plain JSON API that declares only GET, but implements POST, PUT, PATCH and DELETE for real,
  * as an ordinary framework would (an empty body is `{}`), answers no 405, and ignores If-Match.
  * Its description also has path keys that climb out of the base path (`..`, `%2e%2e`,
- * backslashes, encoded slashes) to an admin area that obeys every method; and a protected path
+ * backslashes, encoded slashes, a path example `../../../admin/users/1`) to an admin area that
+ * obeys every method; and a protected path
  * that authenticates before it routes (401 without the token, 405 with it).
  */
 export async function startUndeclaredWritesServer(token: string): Promise<StatefulServer> {
@@ -71,6 +72,7 @@ export async function startUndeclaredWritesServer(token: string): Promise<Statef
       '/%2e%2e/%2e%2e/admin/users/1': { get: ok() },
       '/..\\..\\admin\\users\\1': { get: ok() },
       '/x%2f..%2f..%2fadmin%2fusers%2f1': { get: ok() },
+      '/bestanden/{naam}': { ...idParameter('naam', '../../../admin/users/1'), get: ok() },
     },
     components: { securitySchemes: { token: { type: 'http', scheme: 'bearer' } } },
   }));
@@ -79,8 +81,11 @@ export async function startUndeclaredWritesServer(token: string): Promise<Statef
     const method = request.method ?? '';
     if (path === '/v1/openapi.json') return reply(response, 200, JSON.parse(document));
     if (method === 'TRACE') return reply(response, 405, { status: 405 }, { allow: 'GET' });
-    // The vault authenticates before it routes or reads a body.
-    if (path === '/v1/kluis' && request.headers.authorization !== `Bearer ${token}`) return reply(response, 401, { status: 401 }, { 'www-authenticate': 'Bearer' });
+    // The vault authenticates before it routes, and routes before it reads a body.
+    if (path === '/v1/kluis') {
+      if (request.headers.authorization !== `Bearer ${token}`) return reply(response, 401, { status: 401 }, { 'www-authenticate': 'Bearer' });
+      return method === 'GET' || method === 'HEAD' ? reply(response, 200, {}) : reply(response, 405, { status: 405 }, { allow: 'GET' });
+    }
     const body = ['POST', 'PUT', 'PATCH'].includes(method) ? await readBody(request) : { parsed: {} , raw: '' };
     if (body.parsed === undefined) return reply(response, 400, { status: 400, title: 'Geen JSON' });
     // Outside the API: an admin area that does whatever it is asked.
@@ -91,9 +96,6 @@ export async function startUndeclaredWritesServer(token: string): Promise<Statef
       return reply(response, 200, records.get('admin-user-1') ?? {});
     }
     if (path === '/v1') return method === 'GET' || method === 'HEAD' ? reply(response, 200, {}) : reply(response, 404, { status: 404 });
-    if (path === '/v1/kluis') {
-      return method === 'GET' || method === 'HEAD' ? reply(response, 200, {}) : reply(response, 405, { status: 405 }, { allow: 'GET' });
-    }
     if (path === '/v1/dingen') {
       if (method === 'POST') {
         created += 1;
