@@ -40,14 +40,20 @@ export async function runChecks(baseUrl: string, options: RunOptions): Promise<R
     throw new TargetError(`certificate of ${new URL(context.baseUrl).host} does not verify: ${first.error}. Give its CA with --ca, or --insecure to skip the check`);
   }
   // Behind authentication /core/publish-openapi fails; with credentials the other checks still get the description.
-  const described = first.status !== 200 && Object.keys(options.client.headers).length > 0
+  let described = first.status !== 200 && Object.keys(options.client.headers).length > 0
     ? await context.send({ method: 'GET', url: `${context.baseUrl}/openapi.json`, keepBody: true })
     : first;
-  context.description = openApiDescription(described);
-  context.descriptionBytes = described.bodyBytes;
   // Every step is guarded: one that throws is an internal error in the report, and the run goes on.
   const failures: CheckResult[] = [];
   const step = <T>(what: string, run: () => T | Promise<T>, fallback: T) => guardedStep(what, run, fallback, failures);
+  context.description = openApiDescription(described);
+  // An OGC API names its description on the landing page (rel=service-desc) when /openapi.json is absent.
+  const linked = context.description === undefined ? await step('following the landing page\'s service-desc link', () => serviceDescription(context), undefined) : undefined;
+  if (linked !== undefined) {
+    described = linked;
+    context.description = openApiDescription(linked);
+  }
+  context.descriptionBytes = described.bodyBytes;
   // The description's `/` is the base URL itself, '' here: it is probed once.
   context.getPaths = await step('finding the paths to probe', () => [...new Set(['', ...concreteGetPaths(context.description, options.extraPaths)])], ['']);
   // Without a description the API still says where its resources are: the landing page's links.
@@ -68,6 +74,7 @@ export async function runChecks(baseUrl: string, options: RunOptions): Promise<R
   if (firstAnswer === undefined) throw new TargetError(`nothing answered: ${client.requestCount} requests to ${context.baseUrl}, none got a response (the first: ${first.error ?? 'no answer'})`);
   const notices = options.client.insecure ? ['--insecure: certificates are NOT verified; /core/transport/tls is not done'] : [];
   if (context.description === undefined) notices.push(...(await step('looking for the description elsewhere', () => missingDescriptionNotices(context, described), [])));
+  if (linked !== undefined) notices.push(`the description was found at ${linked.url} (the landing page's service-desc link), not at ${context.baseUrl}/openapi.json: it is linted and the checks use it`);
   if (lint !== undefined && lint.reason !== undefined) notices.push(lint.reason);
   notices.push(...leftOut);
   const geospatial = await geoTarget(context).catch(() => undefined);
@@ -164,13 +171,30 @@ function moduleLabel(codes: string[]): string {
   return codes.length > 1 && prefix !== undefined && codes.every((code) => code.startsWith(prefix)) ? `the ${prefix}* checks` : codes.join(', ');
 }
 
-const MAX_LINKED_PATHS = 10;
-
 /**
- * The paths a landing page links to (OGC `links`, HAL `_links`), relative to the base: only links
- * that stay under the base URL, without a query, at most MAX_LINKED_PATHS.
+ * The description a landing page links to with rel `service-desc` (OGC API Common), JSON types
+ * first: fetched without credentials, only on the API's origin, used only when it is one.
  */
-export function linkedPaths(baseUrl: string, landing: Exchange): string[] {
+async function serviceDescription(context: CheckContext): Promise<Exchange | undefined> {
+  const landing = await context.get('');
+  const links = linksOf(landing).filter((link) => link.rel === 'service-desc' && typeof link.href === 'string');
+  links.sort((a, b) => Number(/json/i.test(String(b.type ?? ''))) - Number(/json/i.test(String(a.type ?? ''))));
+  for (const link of links.slice(0, 2)) {
+    let url: URL;
+    try {
+      url = new URL(String(link.href), `${context.baseUrl}/`);
+    } catch {
+      continue;
+    }
+    if (url.origin !== new URL(context.baseUrl).origin) continue;
+    const answer = await context.send({ method: 'GET', url: url.href, anonymous: true, keepBody: true, headers: { accept: 'application/vnd.oai.openapi+json, application/json' } });
+    if (openApiDescription(answer) !== undefined) return answer;
+  }
+  return undefined;
+}
+
+/** A landing page's links: OGC `links`, HAL `_links` (a link or a list of them per relation, named by the key). */
+function linksOf(landing: Exchange): JsonObject[] {
   if (landing.status !== 200) return [];
   let body: unknown;
   try {
@@ -179,8 +203,18 @@ export function linkedPaths(baseUrl: string, landing: Exchange): string[] {
     return [];
   }
   const root = asObject(body);
-  const hal = Object.values(asObject(root._links)).flatMap((link) => (Array.isArray(link) ? link : [link]));
-  const hrefs = [...asArray(root.links), ...hal].map((link) => asObject(link).href).filter((href): href is string => typeof href === 'string');
+  const hal = Object.entries(asObject(root._links)).flatMap(([rel, link]) => (Array.isArray(link) ? link : [link]).filter(isObject).map((entry) => ({ rel, ...entry })));
+  return [...asArray(root.links).filter(isObject), ...hal];
+}
+
+const MAX_LINKED_PATHS = 10;
+
+/**
+ * The paths a landing page links to (OGC `links`, HAL `_links`), relative to the base: only links
+ * that stay under the base URL, without a query, at most MAX_LINKED_PATHS.
+ */
+export function linkedPaths(baseUrl: string, landing: Exchange): string[] {
+  const hrefs = linksOf(landing).map((link) => link.href).filter((href): href is string => typeof href === 'string');
   const paths: string[] = [];
   for (const href of hrefs) {
     let url: URL;

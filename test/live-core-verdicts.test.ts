@@ -213,3 +213,26 @@ describe('5. plain HTTP is tried on the API\'s paths', () => {
     expect(tls?.details).toContain(`plain HTTP serves API content: GET http://127.0.0.1:${plain.port}/v1/openapi.json: 200 application/json`);
   }, 60000);
 });
+
+describe('10. an OGC API names its description on the landing page', () => {
+  test('/openapi.json absent, rel=service-desc present: linted and used; /core/publish-openapi still fails', async () => {
+    const text = JSON.stringify(description({ paths: { '/collections': GET_ONLY, '/conformance': GET_ONLY } }));
+    const api = await server((request, response) => {
+      const url = request.url ?? '';
+      const headers = { 'api-version': '1.0.0' };
+      if (url === '/v1') return void response.writeHead(200, { ...headers, 'content-type': 'application/json' }).end(JSON.stringify({ links: [{ rel: 'service-doc', type: 'text/html', href: '/v1/api?f=html' }, { rel: 'service-desc', type: 'application/vnd.oai.openapi+json;version=3.0', href: '/v1/api?f=json' }] }));
+      if (url === '/v1/api?f=json') return void response.writeHead(200, { ...headers, 'content-type': 'application/vnd.oai.openapi+json;version=3.0' }).end(text);
+      if (url === '/v1/collections' || url === '/v1/conformance') return void response.writeHead(200, { ...headers, 'content-type': 'application/json' }).end('{}');
+      response.writeHead(404, { ...headers, 'content-type': 'application/problem+json' }).end('{"status":404}');
+    });
+    const outcome = await adrCheck(api.baseUrl, ['--format', 'json']);
+    expectBounded(outcome);
+    const report = jsonReport(outcome) as ReturnType<typeof jsonReport> & { document?: string };
+    expect(report.document).toBe(`${api.baseUrl}/api?f=json`);
+    expect(report.notices).toContain(`the description was found at ${api.baseUrl}/api?f=json (the landing page's service-desc link), not at ${api.baseUrl}/openapi.json: it is linted and the checks use it`);
+    expect(report.lint.status).toBe('done');
+    expect(result(report, '/core/publish-openapi')?.verdict).toBe('fail');
+    // The description's paths are probed.
+    expect(api.requests.map((request) => `${request.method} ${request.url}`)).toContain('HEAD /v1/conformance');
+  }, 40000);
+});
