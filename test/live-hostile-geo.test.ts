@@ -128,3 +128,14 @@ test('11. CRS URIs ending in U+2028 and CRLF: a /geo/crs-list finding, never sen
   expect(sent.filter((line) => /%0D|%0A|%E2%80%A8|\u2028|[\r\n]/i.test(line))).toEqual([]);
   for (const request of server.requests) expect(String(request.headers['content-crs'] ?? '<none>')).toMatch(/^[\x21-\x7e]+$/);
 }, 60_000);
+
+test('a CRS value of 100,000 slashes (a trailing-slash regular expression takes quadratic time on it): a finding at once', async () => {
+  const slashes = `${'/'.repeat(100_000)}x`;
+  const server = await hostile(startHostile(oneCollection([CRS84, slashes], '{"type":"Point","coordinates":[5.1,52.09]}')));
+  const { report } = await check(server);
+  expectGeoVerdicts(report);
+  expect(result(report, '/geo/crs-list')?.details).toEqual([
+    `collection "wegen" lists "${'/'.repeat(120)}"… (100,001 characters) (it is 100,001 characters long (at most 2,048): adr-check does not send it), expected CRS URIs such as ${CRS84}`,
+  ]);
+  expect(server.requests.filter((request) => request.url.includes('////'))).toEqual([]);
+}, 60_000);

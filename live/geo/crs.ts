@@ -32,17 +32,25 @@ const KNOWN: Record<string, KnownCrs> = {
   'http://www.opengis.net/def/crs/EPSG/0/3035': { proj4: '+proj=laea +lat_0=52 +lon_0=10 +x_0=4321000 +y_0=3210000 +ellps=GRS80 +units=m +no_defs', axes: 'x-y' },
 };
 
-/** A CRS URI as servers write it: in angle brackets (OGC API Features part 2), over https, with a trailing slash. */
+/** Longer than any CRS URI: a value this long is not sent, not compared and not shown whole. */
+export const MAX_CRS_URI_LENGTH = 2048;
+
+/**
+ * A CRS URI as servers write it: in angle brackets (OGC API Features part 2), over https, with a
+ * trailing slash. A value longer than any CRS URI is left as it is (it equals no known CRS), and
+ * trailing slashes are cut by a loop: `/\/+$/` takes quadratic time on a long run of slashes.
+ */
 export function normalCrsUri(value: string): string {
-  return value.trim().replace(/^<(.*)>$/, '$1').replace(/^https:/i, 'http:').replace(/\/+$/, '');
+  if (value.length > MAX_CRS_URI_LENGTH) return value;
+  const uri = value.trim().replace(/^<(.*)>$/, '$1').replace(/^https:/i, 'http:');
+  let end = uri.length;
+  while (end > 1 && uri[end - 1] === '/') end -= 1;
+  return uri.slice(0, end);
 }
 
 export function sameCrs(a: string, b: string): boolean {
   return normalCrsUri(a) === normalCrsUri(b);
 }
-
-/** Longer than any CRS URI: a value this long is not sent, not compared and not shown whole. */
-export const MAX_CRS_URI_LENGTH = 2048;
 
 /**
  * What makes a CRS value from the server unfit to send in a query or a header, or undefined when

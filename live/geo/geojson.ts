@@ -86,8 +86,16 @@ function rangesOf(crs: string | undefined): { names: [string, string]; limits: [
   return undefined;
 }
 
+/** A server's value in a message, shallowly: a nested array or object is never stringified (it may be 20,000 levels deep). */
+function shownValue(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+  if (Array.isArray(value)) return value.length === 0 ? '[]' : '[…]';
+  if (isObject(value)) return '{…}';
+  return String(value);
+}
+
 function shownPosition(position: unknown[]): string {
-  return `[${position.slice(0, 3).map((value) => (typeof value === 'string' ? JSON.stringify(value.slice(0, 40)) : String(value))).join(', ')}${position.length > 3 ? ', …' : ''}]`;
+  return `[${position.slice(0, 3).map(shownValue).join(', ')}${position.length > 3 ? ', …' : ''}]`;
 }
 
 /**
@@ -104,7 +112,7 @@ export function geometryProblem(geometry: unknown, crs?: string): string | undef
     checked += 1;
     const { node, depth, nesting } = stack.pop() as { node: unknown; depth: number; nesting: number };
     if (depth < 0) {
-      if (!isObject(node) || typeof node.type !== 'string' || !GEOMETRY_TYPES.includes(node.type)) return `${isObject(node) ? `type ${JSON.stringify(String(node.type).slice(0, 40))}` : 'a value'} is no GeoJSON geometry type`;
+      if (!isObject(node) || typeof node.type !== 'string' || !GEOMETRY_TYPES.includes(node.type)) return `${isObject(node) ? `type ${shownValue(node.type)}` : shownValue(node)} is no GeoJSON geometry type`;
       if (node.type === 'GeometryCollection') {
         if (!Array.isArray(node.geometries)) return 'a GeometryCollection without a geometries array';
         if (nesting >= MAX_GEOMETRY_NESTING) return `geometry nested deeper than ${MAX_GEOMETRY_NESTING} levels (GeometryCollections within GeometryCollections)`;
@@ -112,7 +120,7 @@ export function geometryProblem(geometry: unknown, crs?: string): string | undef
       } else stack.push({ node: node.coordinates, depth: COORDINATE_DEPTH[node.type] as number, nesting });
       continue;
     }
-    if (!Array.isArray(node)) return `coordinates ${node === undefined ? 'missing' : `${JSON.stringify(node)?.slice(0, 40) ?? String(node)} where an array belongs`}`;
+    if (!Array.isArray(node)) return `coordinates ${node === undefined ? 'missing' : `${shownValue(node)} where an array belongs`}`;
     if (depth > 0) {
       for (let index = node.length - 1; index >= 0; index -= 1) stack.push({ node: node[index], depth: depth - 1, nesting });
       continue;
@@ -155,10 +163,10 @@ export function linkHref(resource: unknown, rel: string): unknown {
 
 /** What identifies an item across requests: its id (or Dutch `identificatie`), its self link, or its properties without geometry. */
 export function identityOf(item: JsonObject): string {
-  if (typeof item.id === 'string' || typeof item.id === 'number') return String(item.id);
-  if (typeof item.identificatie === 'string' || typeof item.identificatie === 'number') return String(item.identificatie);
+  if (typeof item.id === 'string' || typeof item.id === 'number') return boundedIdentity(String(item.id));
+  if (typeof item.identificatie === 'string' || typeof item.identificatie === 'number') return boundedIdentity(String(item.identificatie));
   const self = isObject(item._links) && isObject(item._links.self) ? item._links.self.href : undefined;
-  if (typeof self === 'string') return self;
+  if (typeof self === 'string') return boundedIdentity(self);
   // Without an identifier: the item less every geometry it embeds (its coordinates differ per CRS).
   const rest = Object.fromEntries(Object.entries(item).filter(([, value]) => !isGeometry(value)));
   return boundedText(isObject(item.properties) ? item.properties : rest);
@@ -175,6 +183,10 @@ function boundedText(value: unknown): string {
   } catch {
     return '(an item without identifier, its properties nested too deep to compare)';
   }
+  return boundedIdentity(text);
+}
+
+function boundedIdentity(text: string): string {
   if (text.length <= MAX_IDENTITY_LENGTH) return text;
   return `${text.slice(0, MAX_IDENTITY_LENGTH - 40)}… (${text.length.toLocaleString('en')} characters, sha256 ${createHash('sha256').update(text).digest('hex').slice(0, 12)})`;
 }
