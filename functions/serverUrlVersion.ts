@@ -18,6 +18,7 @@ const DETAILED_VERSION_SEGMENT = /^v\d+[._-]\d+/i;
  * where it is written, in the URL or in a variable's default.
  */
 export default ruleFunction<null>({ input: null, options: null }, (server, _options, context) => {
+  if (context.path.length === 0) return isObject(server) ? pathPrefixVersion(server) : [];
   if (!isObject(server) || typeof server.url !== 'string') return [];
   const url = server.url;
   const parsed = parseServerUrl(server);
@@ -46,6 +47,47 @@ export default ruleFunction<null>({ input: null, options: null }, (server, _opti
   }
   return anotherApi ? [] : majorMismatch(server, majors[0] as string, version);
 });
+
+/** A segment that is a version number: `v1`, `1.1.0`, `v1.2`, `2_0`. */
+const VERSION_LIKE = /^v?\d+([._-]\d+)*$/i;
+
+/**
+ * Without a server URL the base path is what every path key starts with. Where that prefix carries a
+ * version (`/api/1.1.0/...`), it is judged as a server URL would be: one /v<major>, the major of
+ * info.version. A prefix without any version is left alone: the description may be served under a
+ * base URL it does not name.
+ */
+function pathPrefixVersion(document: JsonObject): IFunctionResult[] {
+  if (Array.isArray(document.servers) && document.servers.length > 0) return [];
+  const common = commonPrefix(Object.keys(asObject(document.paths)).filter((key) => key.startsWith('/')));
+  const versionIndex = common.findIndex((segment) => VERSION_LIKE.test(segment));
+  if (versionIndex < 0) return [];
+  // The base path ends with its version: what follows is the API's own resource.
+  const prefix = common.slice(0, versionIndex + 1);
+  const versionSegment = prefix[versionIndex] as string;
+  const version = strictSemver(asObject(document.info).version);
+  const wanted = `v${version?.major ?? Number(/\d+/.exec(versionSegment)?.[0])}`;
+  const base = `/${prefix.join('/')}`;
+  const fixed = `/${prefix.map((segment) => (segment === versionSegment ? wanted : segment)).join('/')}`;
+  if (!MAJOR_SEGMENT.test(versionSegment)) {
+    return [{ message: `Paths carry more than the major version and there is no server URL: ${base}. Put only the major in a server URL, for example servers: [{url: '${fixed}'}], and start the paths after it.`, path: ['paths'] }];
+  }
+  if (version === undefined || versionSegment === wanted) return [];
+  return [{ message: `Paths' major version differs from info.version ${version.raw} and there is no server URL: ${base}. Change the paths to ${fixed}, or info.version to a ${versionSegment.slice(1)}.x.y version.`, path: ['paths'] }];
+}
+
+/** The literal segments every path key starts with (a template ends the prefix). */
+function commonPrefix(pathKeys: string[]): string[] {
+  const [first, ...rest] = pathKeys.map((key) => key.split('/').slice(1));
+  if (first === undefined) return [];
+  const prefix: string[] = [];
+  for (const [index, segment] of first.entries()) {
+    if (segment === '' || segment.includes('{') || index === first.length - 1 && rest.length === 0) break;
+    if (!rest.every((segments) => segments[index] === segment)) break;
+    prefix.push(segment);
+  }
+  return prefix;
+}
 
 /**
  * The server of a Link Object whose `operationRef` points into another description is the

@@ -48,7 +48,8 @@ export const coreRules: Record<string, NlgovRule> = {
     description: 'Each server URL carries the major version as one /v<major> segment, equal to the major of info.version.',
     severity: 'error',
     formats: [oas3],
-    given: [...SERVERS_GIVEN, ...LINK_SERVERS_GIVEN],
+    // `$`: without servers, the paths' common prefix is the base path (serverUrlVersion judges it there).
+    given: ['$', ...SERVERS_GIVEN, ...LINK_SERVERS_GIVEN],
     then: { function: serverUrlVersion },
   }),
   '/core/version-header': rule('/core/version-header', {

@@ -99,3 +99,30 @@ test('the advice for another API\'s server names its own major, not this API\'s'
     ['error', 'paths./monumenten.get.responses.200.links.Eigenaar.server.url', 'Server URL carries more than the major version: https://api.example.nl/personen/v3.1. Put only the major in the URL: https://api.example.nl/personen/v3.'],
   ]);
 });
+
+describe('without servers, the paths\' common prefix is the base path', () => {
+  function withoutServers(paths: string[], version = '1.0.0') {
+    const doc = conformantDocument() as Record<string, unknown> & { paths: Record<string, unknown>; info: { version: string } };
+    delete doc.servers;
+    doc.info.version = version;
+    const operation = (doc.paths['/monumenten'] as Record<string, unknown>).get;
+    doc.paths = Object.fromEntries(paths.map((path) => [path, { get: operation }]));
+    return doc;
+  }
+
+  test('/api/1.1.0/... carries more than the major', async () => {
+    expect(summary(await findingsOf(CODE, withoutServers(['/api/1.1.0/monumenten', '/api/1.1.0/monumenten/{id}'], '1.1.0')))).toEqual([
+      ['error', 'paths', "Paths carry more than the major version and there is no server URL: /api/1.1.0. Put only the major in a server URL, for example servers: [{url: '/api/v1'}], and start the paths after it."],
+    ]);
+  });
+
+  test('/v2/... with info.version 1.0.0 differs', async () => {
+    expect(summary(await findingsOf(CODE, withoutServers(['/v2/monumenten', '/v2/foto']))).map(([, path, message]) => [path, message])).toEqual([
+      ['paths', "Paths' major version differs from info.version 1.0.0 and there is no server URL: /v2. Change the paths to /v1, or info.version to a 2.x.y version."],
+    ]);
+  });
+
+  test.each([[['/v1/monumenten', '/v1/foto']], [['/monumenten', '/foto']]])('%j passes', async (paths) => {
+    expect(await findingsOf(CODE, withoutServers(paths))).toEqual([]);
+  });
+});
