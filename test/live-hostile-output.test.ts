@@ -1,7 +1,7 @@
 import { FORMATS, render } from '../live/formats.js';
 import { secretForms } from '../live/redaction.js';
 import type { Report } from '../live/report.js';
-import { adrCheck, expectBounded, jsonReport, type JsonReport } from './support/adr-check-process.js';
+import { adrCheck, expectBounded, jsonReport, type JsonReport, type Outcome } from './support/adr-check-process.js';
 import { description, servingDescription, startHostile, type HostileServer } from './support/hostile-servers.js';
 import { ECHOES, echoingApi, HOSTILE_CHARACTERS, oauthApi, TOKEN } from './support/hostile-output.js';
 
@@ -61,12 +61,18 @@ async function metadataWithHostileCharacters(): Promise<HostileServer> {
   }));
 }
 
+/** adr-check's report in `format` of the API above, within its deadline. */
+async function hostileCharactersIn(format: string): Promise<Outcome> {
+  const server = await metadataWithHostileCharacters();
+  const outcome = await adrCheck(server.baseUrl, ['--format', format]);
+  expectBounded(outcome);
+  return outcome;
+}
+
 const hostileDetail = `has token_endpoint http://x/${HOSTILE_CHARACTERS}, expected an https URL`;
 
 test('JSON: what breaks text is \\u-escaped, and reads back as what the server sent', async () => {
-  const server = await metadataWithHostileCharacters();
-  const outcome = await adrCheck(server.baseUrl, ['--format', 'json']);
-  expectBounded(outcome);
+  const outcome = await hostileCharactersIn('json');
   expect(outcome.stdout).not.toMatch(RAW_IN_JSON);
   expect(outcome.stdout).toContain('http://x/\\u009b\\u0085\\u007f\\u202e\\u2066\\u2028\\uffff');
   const flows = jsonReport(outcome).results.find((result) => result.code === 'nlgov:oauth-flows');
@@ -74,18 +80,14 @@ test('JSON: what breaks text is \\u-escaped, and reads back as what the server s
 }, 60000);
 
 test('SARIF: the same escapes, and still valid JSON', async () => {
-  const server = await metadataWithHostileCharacters();
-  const outcome = await adrCheck(server.baseUrl, ['--format', 'sarif']);
-  expectBounded(outcome);
+  const outcome = await hostileCharactersIn('sarif');
   expect(outcome.stdout).not.toMatch(RAW_IN_JSON);
   const log = JSON.parse(outcome.stdout) as { runs: Array<{ results: Array<{ ruleId: string; message: { text: string } }> }> };
   expect(log.runs[0]?.results.find((result) => result.ruleId === 'nlgov:oauth-flows')?.message.text).toContain(hostileDetail);
 }, 60000);
 
 test('JUnit: well-formed XML 1.0, the characters it cannot hold shown as escapes', async () => {
-  const server = await metadataWithHostileCharacters();
-  const outcome = await adrCheck(server.baseUrl, ['--format', 'junit']);
-  expectBounded(outcome);
+  const outcome = await hostileCharactersIn('junit');
   expect(outcome.stdout).not.toMatch(NOT_XML);
   expect(outcome.stdout).not.toMatch(UNSAFE_ON_SCREEN);
   expect(outcome.stdout).toContain('has token_endpoint http://x/\\x9b\\x85\\x7f\\u202e\\u2066\\u2028\\uffff, expected an https URL');

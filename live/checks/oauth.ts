@@ -70,12 +70,13 @@ function urlOnApiOrigin(value: unknown, api: URL): URL | string | undefined {
   return `the authorization server is on ${where}: give --oauth-metadata <url> to check it`;
 }
 
-const SHOWN_CHARACTERS = 200;
-
-/** A value of the server's in a sentence: a string as it is, but short; anything else by its kind. */
+/**
+ * A value of the server's in a sentence: a string as it is, anything else by its kind. Not cut
+ * here: the report redacts each string before it cuts it (bounded-report.ts), so that no cut
+ * leaves part of a secret the server echoed.
+ */
 function shown(value: unknown): string {
-  if (typeof value !== 'string') return jsonKind(value);
-  return value.length > SHOWN_CHARACTERS ? `${value.slice(0, SHOWN_CHARACTERS)}… (${value.length} characters)` : value;
+  return typeof value === 'string' ? value : jsonKind(value);
 }
 
 function jsonKind(value: unknown): string {
