@@ -4,7 +4,7 @@ import type { Exchange } from '../http.js';
 import { describeAnswer, evidenceOf, noAnswerResult, type CheckResult, type Evidence } from '../report.js';
 import { CRS84, crsUriDefect, isDefaultCrs, isTransformable, normalCrsUri, quoted, sameCrs, toCrs84, worstDistance, type Position } from '../geo/crs.js';
 import { geoTarget, geometryResponses, getGeometry, withQuery, type GeoSample, type GeoTarget } from '../geo/discover.js';
-import { geometryOf, identityOf, itemsOf, parseJson, positionsOf } from '../geo/geojson.js';
+import { geometryOf, identityOf, itemsOf, positionsOf } from '../geo/geojson.js';
 import { notGeospatial } from './geo-crs-list.js';
 
 /**

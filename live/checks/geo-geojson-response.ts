@@ -1,5 +1,4 @@
 import type { CheckContext, LiveCheck } from '../context.js';
-import type { Exchange } from '../http.js';
 import { evidenceOf, type CheckResult } from '../report.js';
 import { geoTarget, geometryResponses, type GeometryResponse } from '../geo/discover.js';
 import { quoted } from '../geo/crs.js';

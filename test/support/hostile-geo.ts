@@ -51,6 +51,8 @@ export interface OgcScenario {
   collections: string;
   /** The geometry (JSON text) of the one feature every collection has, id 1; without it the collections are empty. */
   geometry?: string;
+  /** Features every items page holds (ids 1, 2, ...), each with `geometry`; default 1. */
+  features?: number;
   /** Declares POST on the items, so that --unsafe writes a feature. */
   writable?: boolean;
 }
@@ -101,7 +103,8 @@ export function ogcServer(scenario: OgcScenario, log: OgcLog = { requests: [] })
       if (feature === undefined || match[2] !== '/1') return send(response, 404, 'application/problem+json', '{"status":404,"title":"Not Found"}');
       return send(response, 200, 'application/geo+json', feature, crs);
     }
-    send(response, 200, 'application/geo+json', `{"type":"FeatureCollection","features":[${feature ?? ''}]}`, crs);
+    const page = feature === undefined ? '' : Array.from({ length: scenario.features ?? 1 }, (_, index) => feature.replace('"id":1', `"id":${index + 1}`)).join(',');
+    send(response, 200, 'application/geo+json', `{"type":"FeatureCollection","features":[${page}]}`, crs);
   });
 }
 
