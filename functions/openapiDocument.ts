@@ -14,8 +14,15 @@ const DATA_KEYWORDS = new Set(['example', 'default', 'enum', 'const']);
 /** /core/doc-openapi: an OpenAPI 3.0.x document with `paths` and only resolvable references. */
 export default ruleFunction<null>({ input: null, options: null }, (document, _options, context) => {
   if (!isObject(document)) return [{ message: 'Document is not an OpenAPI object. Provide an OpenAPI 3.0.x description.', path: [] }];
+  // package.json, docker-compose.yaml, action.yml: every JSON/YAML file an editor lints is not an
+  // API description. Only one that names a version or has what only descriptions have is judged.
+  if (!looksLikeDescription(document)) return [];
   return [...versionFindings(document), ...pathsFindings(document), ...unresolvedReferences(document, context)];
 });
+
+function looksLikeDescription(document: JsonObject): boolean {
+  return document.openapi !== undefined || document.swagger !== undefined || document.paths !== undefined || isObject(document.info);
+}
 
 function versionFindings(document: JsonObject): IFunctionResult[] {
   if (document.openapi === undefined) {

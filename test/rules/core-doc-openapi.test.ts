@@ -339,3 +339,13 @@ test.each([
 ])('a resolver error is cleaned to one line without the URL: %s', (message, cause, kind) => {
   expect(describeFetchFailure(message, 'https://x.nl/a.yaml')).toEqual({ cause, kind });
 });
+
+test.each([
+  ['package.json', { name: 'app', version: '1.0.0', scripts: { test: 'jest' }, dependencies: { express: '^5.0.0' } }],
+  ['docker-compose.yaml', { services: { api: { image: 'api:1', ports: ['8080:8080'] } } }],
+  ['action.yml', { name: 'Lint', description: 'x', inputs: { files: { required: true } }, runs: { using: 'composite', steps: [] } }],
+  ['.pre-commit-config.yaml', { repos: [{ repo: 'local', hooks: [{ id: 'x', name: 'x', entry: 'x', language: 'system' }] }] }],
+])('%s, a JSON/YAML file that is no API description: no finding of ours (Spectral says the format is not one it knows, as spectral:oas does)', async (_name, document) => {
+  const { lint } = await import('../harness.js');
+  expect((await lint(document)).map((finding) => finding.code)).toEqual(['unrecognized-format']);
+});
