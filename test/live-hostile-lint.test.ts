@@ -1,6 +1,6 @@
 import { description, servingDescription, startHostile, type HostileServer } from './support/hostile-servers.js';
 import { adrCheck, expectBounded, jsonReport, startOffTarget, type OffTarget, type Outcome } from './support/adr-check-process.js';
-import { billionLaughs, jsonWide, largeSchema, longKeyFindings, referencing, servingYaml, yamlDeep, yamlKeys, yamlManyMaps } from './support/hostile-lint.js';
+import { billionLaughs, jsonWide, largeSchema, longKeyFindings, referencing, referencingSlow, servingYaml, yamlDeep, yamlKeys, yamlManyMaps } from './support/hostile-lint.js';
 
 /**
  * Issue 21, items 5, 9 and 10: every document adr-check parses or lints of what a server sends is
@@ -109,6 +109,34 @@ describe('9. each referenced document is held to the description\'s limits, and 
     // Four at a time: once the budget is spent, no more are asked for.
     expect(server.requests.filter((request) => /^\/v1\/doc\d+\.json$/.test(request.url)).length).toBeLessThanOrEqual(6);
   }, 60000);
+
+  test('40 references to documents that answer a byte a second: fetched within half the lint\'s time, the lint done', async () => {
+    const server = await hostile(startHostile(referencingSlow(40)));
+    const outcome = await adrCheck(server.baseUrl, ['--format', 'json', ...LINT_MEMORY]);
+    expectWithin(outcome, 6);
+    const report = jsonReport(outcome);
+    expect(report.lint.status).toBe('done');
+    const unresolved = report.staticFindings.filter((finding) => finding.code === '/core/doc-openapi' && finding.message.startsWith('Referenced file cannot be fetched'));
+    expect(unresolved).toHaveLength(40);
+    // Those asked for before half the lint's time are cut by the request timeout, the others never asked for.
+    const reasons = unresolved.map((finding) => /^Referenced file cannot be fetched \((.*)\): http/.exec(finding.message)?.[1]);
+    expect(new Set(reasons)).toContain('not read, the time for referenced documents (half the lint\'s) is spent');
+    for (const reason of reasons) expect(['GET answered no complete response within 1500 ms', 'not read, the time for referenced documents (half the lint\'s) is spent']).toContain(reason);
+    expect(server.requests.filter((request) => request.url.includes('/slow')).length).toBeLessThan(40);
+  }, 40000);
+
+  test('150 references to small documents: 100 are fetched, the rest refused, the live checks keep their requests', async () => {
+    const documents = Object.fromEntries(Array.from({ length: 150 }, (_, index) => [`small${index}.json`, { text: '{"type":"string"}', type: 'application/json' }]));
+    const server = await hostile(startHostile(referencing(documents)));
+    const outcome = await adrCheck(server.baseUrl, ['--format', 'json', ...LINT_MEMORY], { deadline: 15 });
+    expectWithin(outcome, 15);
+    const report = jsonReport(outcome);
+    expect(report.lint.status).toBe('done');
+    expect(server.requests.filter((request) => /^\/v1\/small\d+\.json$/.test(request.url))).toHaveLength(100);
+    const refused = report.staticFindings.filter((finding) => finding.message.includes('(not read, the description references more than 100 documents (the budget of all of them))'));
+    expect(refused).toHaveLength(50);
+    expect(outcome.stdout).not.toContain('request budget');
+  }, 40000);
 });
 
 describe('10. findings are bounded in their strings, number and size', () => {

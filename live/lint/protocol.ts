@@ -1,5 +1,6 @@
 import type { Finding } from '../../lib/lint.js';
 import type { DocumentLimits } from './guards.js';
+import type { ReferenceBudget } from './referenced-documents.js';
 
 /**
  * The messages between adr-check and its worker threads. Every document a server sent that
@@ -22,8 +23,8 @@ export interface LintJob {
   maxFindingChars: number;
   /** What the description and each referenced document are held to (nesting, members, YAML aliases). */
   limits: DocumentLimits;
-  /** Bytes of all referenced documents together, past which no more are read. */
-  referenceBudgetBytes: number;
+  /** What all referenced documents together are held to. */
+  references: ReferenceBudget;
   /** A description the user names on their own disk (--static): its file `$ref`s are read, http(s) ones are not fetched. */
   localFile?: boolean;
 }

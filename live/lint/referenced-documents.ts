@@ -1,13 +1,27 @@
 import { readDocument, type DocumentLimits } from './guards.js';
 
+/** What all the documents a description references are held to together. */
+export interface ReferenceBudget {
+  /** Bytes of all of them. */
+  bytes: number;
+  /** Documents fetched at most: each is a request of the run's --max-requests. */
+  documents: number;
+  /** Absolute time (ms since epoch) after which none is fetched: Spectral needs the rest of the lint's time. */
+  fetchUntil: number;
+}
+
+/** Fetched at a time: what is in flight stays small however many documents are named. */
+const IN_FLIGHT = 4;
+
 /**
  * The documents a description's `$ref`s name, as the lint worker reads them: each held to the
- * same limits as the description, all of them together to a byte budget, and a few fetched at a
- * time, so that what is in flight stays small however many documents are named. A document
- * refused fails its `$ref`s with one reason, which Spectral reports once per document.
+ * same limits as the description, all of them together to a budget of bytes, documents and time,
+ * a few fetched at a time. A document refused fails its `$ref`s with one reason, which Spectral
+ * reports once per document.
  */
 export class ReferencedDocuments {
   private bytes = 0;
+  private fetched = 0;
   private inFlight = 0;
   private readonly waiting: Array<() => void> = [];
   /** The reason given for each document refused, as its `$ref`s' resolver error. */
@@ -16,17 +30,18 @@ export class ReferencedDocuments {
   constructor(
     private readonly fetchText: (url: string) => Promise<string>,
     private readonly limits: DocumentLimits,
-    private readonly budgetBytes: number,
-    private readonly maxInFlight = 4,
+    private readonly budget: ReferenceBudget,
   ) {}
 
   async read(url: string): Promise<string> {
     await this.slot();
     try {
-      if (this.bytes >= this.budgetBytes) throw this.overBudget(url);
+      const spent = this.spentBudget();
+      if (spent !== undefined) throw this.refused(`${url}: not read, ${spent}`);
+      this.fetched += 1;
       const text = await this.fetchText(url);
       this.bytes += Buffer.byteLength(text, 'utf8');
-      if (this.bytes > this.budgetBytes) throw this.overBudget(url);
+      if (this.bytes > this.budget.bytes) throw this.refused(`${url}: not read, ${this.overBytes()}`);
       const reading = readDocument(text, this.limits);
       if (reading.kind === 'refused') throw this.refused(`${url}: not read, it ${reading.reason}`);
       return text;
@@ -36,17 +51,25 @@ export class ReferencedDocuments {
     }
   }
 
+  /** Which part of the budget is spent, in words that follow "not read, ". */
+  private spentBudget(): string | undefined {
+    if (this.bytes >= this.budget.bytes) return this.overBytes();
+    if (this.fetched >= this.budget.documents) return `the description references more than ${this.budget.documents} documents (the budget of all of them)`;
+    if (Date.now() >= this.budget.fetchUntil) return 'the time for referenced documents (half the lint\'s) is spent';
+    return undefined;
+  }
+
+  private overBytes(): string {
+    return `the documents referenced are over ${this.budget.bytes.toLocaleString('en-US')} bytes together (the budget of all of them)`;
+  }
+
   private refused(reason: string): Error {
     this.refusals.add(reason);
     return new Error(reason);
   }
 
-  private overBudget(url: string): Error {
-    return this.refused(`${url}: not read, the documents referenced are over ${this.budgetBytes.toLocaleString('en-US')} bytes together (the budget of all of them)`);
-  }
-
   private async slot(): Promise<void> {
-    if (this.inFlight >= this.maxInFlight) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    if (this.inFlight >= IN_FLIGHT) await new Promise<void>((resolve) => this.waiting.push(resolve));
     this.inFlight += 1;
   }
 }

@@ -36,8 +36,9 @@ export type ReferenceFetcher = (url: string) => Promise<{ text: string } | { rea
 /** Findings kept at most, and characters of their strings together: a report stays readable and within memory. */
 const MAX_FINDINGS = 10_000;
 const MAX_FINDING_CHARS = 4_000_000;
-/** Bytes of all the documents a description's `$ref`s name, together (docs/live/static-lint.md). */
-export const REFERENCE_BUDGET_BYTES = 10_000_000;
+/** Bytes and number of all the documents a description's `$ref`s name, together (docs/live/static-lint.md). */
+const REFERENCE_BYTES = 10_000_000;
+const REFERENCED_DOCUMENTS = 100;
 
 /**
  * Built: dist/lint-worker.js next to dist/adr-check.js. From source (tsx, jest): a bootstrap that
@@ -109,7 +110,9 @@ function runInWorker(job: WorkerJob, budget: LintBudget, fetchReference: Referen
  */
 export async function lintInWorker(text: string, source: string, budget: LintBudget, fetchReference: ReferenceFetcher, localFile = false): Promise<LintOutcome> {
   const started = Date.now();
-  const job: LintJob = { kind: 'lint', text, source, maxFindings: MAX_FINDINGS, maxFindingChars: MAX_FINDING_CHARS, limits: DOCUMENT_LIMITS, referenceBudgetBytes: REFERENCE_BUDGET_BYTES, localFile };
+  // Files on the user's disk (--static) are no requests: only their bytes and time count.
+  const references = { bytes: REFERENCE_BYTES, documents: localFile ? Number.POSITIVE_INFINITY : REFERENCED_DOCUMENTS, fetchUntil: started + (budget.deadline - started) / 2 };
+  const job: LintJob = { kind: 'lint', text, source, maxFindings: MAX_FINDINGS, maxFindingChars: MAX_FINDING_CHARS, limits: DOCUMENT_LIMITS, references, localFile };
   const outcome = await runInWorker(job, budget, fetchReference, { what: 'the static lint', time: 'the rest of --deadline', memory: '--lint-memory' });
   const durationMs = Date.now() - started;
   if ('status' in outcome) return { status: outcome.status, findings: [], omitted: 0, reason: outcome.reason, durationMs };

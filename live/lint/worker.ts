@@ -44,7 +44,7 @@ async function lint(lintJob: LintJob): Promise<WorkerMessage> {
     import('@stoplight/spectral-ref-resolver'), import('@stoplight/spectral-rulesets'), import('../../ruleset.js'), import('../../lib/lint.js'), import('./findings.js'),
   ]);
   // The user's own files (--static) are held to the same limits as a server's documents.
-  const referenced = new ReferencedDocuments(lintJob.localFile === true ? (path) => readFile(path, 'utf8') : fetchThroughMain, lintJob.limits, lintJob.referenceBudgetBytes);
+  const referenced = new ReferencedDocuments(lintJob.localFile === true ? (path) => readFile(path, 'utf8') : fetchThroughMain, lintJob.limits, lintJob.references);
   const read = { resolve: (ref: { href(): string }) => referenced.read(ref.href()) };
   const resolver = lintJob.localFile === true
     ? new Resolver({ resolvers: { file: read, http: refuseRemote, https: refuseRemote } })

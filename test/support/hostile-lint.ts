@@ -81,6 +81,17 @@ export function referencing(documents: Record<string, { text: string; type: stri
   };
 }
 
+/** A description that `$ref`s `count` documents of its own server, each of which answers a byte a second and never ends. */
+export function referencingSlow(count: number): Handler {
+  const schemas = Object.fromEntries(Array.from({ length: count }, (_, index) => [`S${index}`, { $ref: `slow${index}.json` }]));
+  return servingDescription(JSON.stringify(description({ components: { schemas } })), (request, response) => {
+    if (!/^\/v1\/slow\d+\.json$/.test(request.url ?? '')) return void response.writeHead(404).end();
+    response.writeHead(200, { 'content-type': 'application/json' });
+    const timer = setInterval(() => response.write(' '), 1000);
+    response.on('close', () => clearInterval(timer));
+  });
+}
+
 /**
  * A schema named by `keyLength` characters with `count` snake_case properties: a finding per
  * property, each at a path through the long name. The property names differ in length: Spectral
