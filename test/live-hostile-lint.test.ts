@@ -1,6 +1,6 @@
 import { description, servingDescription, startHostile, type HostileServer } from './support/hostile-servers.js';
 import { adrCheck, expectBounded, jsonReport, startOffTarget, type OffTarget, type Outcome } from './support/adr-check-process.js';
-import { billionLaughs, jsonWide, largeSchema, longKeyFindings, referencing, referencingSlow, servingYaml, yamlDeep, yamlKeys, yamlManyMaps } from './support/hostile-lint.js';
+import { billionLaughs, dribblingYaml, jsonWide, largeSchema, longKeyFindings, referencing, referencingSlow, servingYaml, yamlDeep, yamlKeys, yamlManyMaps } from './support/hostile-lint.js';
 
 /**
  * Issue 21, items 5, 9 and 10: every document adr-check parses or lints of what a server sends is
@@ -57,6 +57,15 @@ describe('5. a served /openapi.yaml is parsed and compared on a worker, within a
     const outcome = await adrCheck(server.baseUrl, ['--format', 'json', ...LINT_MEMORY]);
     expectWithin(outcome, 6);
     expect(publishOpenapi(outcome)?.summary).toBe('not judged: /openapi.yaml was not compared with /openapi.json (it grows by more than 100,000 nodes through its YAML aliases (*e and others))');
+  }, 40000);
+
+  test('a /openapi.yaml that never ends: not judged, not failed', async () => {
+    const server = await hostile(startHostile(dribblingYaml()));
+    const outcome = await adrCheck(server.baseUrl, ['--format', 'json', ...LINT_MEMORY]);
+    expectWithin(outcome, 6);
+    const check = publishOpenapi(outcome);
+    expect(check?.verdict).toBe('error');
+    expect(check?.summary).toBe('not judged: /openapi.yaml got no answer (no complete response within 1500 ms)');
   }, 40000);
 
   test('a /openapi.yaml that differs is still named at its first difference', async () => {

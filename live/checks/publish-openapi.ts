@@ -49,6 +49,7 @@ const COMPARISON_SHARE = 0.25;
 async function yamlProblems(yaml: Exchange, json: Exchange, context: CheckContext): Promise<{ problems: string[]; notJudged: string[] }> {
   const none = { problems: [], notJudged: [] };
   if (yaml.status === 404 || yaml.status === 406) return none;
+  if (yaml.status === undefined) return { problems: [], notJudged: [`/openapi.yaml got no answer (${yaml.error ?? 'unknown'})`] };
   if (yaml.status !== 200) return { problems: [`/openapi.yaml answered ${describeAnswer(yaml)}`], notJudged: [] };
   if (yaml.bodyTruncated) return { problems: [`/openapi.yaml is larger than --max-body: body truncated at ${yaml.bodyBytes} bytes`], notJudged: [] };
   if (!isObject(context.description) || json.status !== 200 || json.bodyTruncated) return none;

@@ -33,6 +33,16 @@ export function servingYaml(yaml: string): Handler {
   });
 }
 
+/** A sound description at /v1/openapi.json; /v1/openapi.yaml answers a byte a second and never ends. */
+export function dribblingYaml(): Handler {
+  return servingDescription(JSON.stringify(description()), (request, response) => {
+    if ((request.url ?? '').split('?')[0] !== '/v1/openapi.yaml') return void response.writeHead(404).end();
+    response.writeHead(200, { 'content-type': 'application/yaml' });
+    const timer = setInterval(() => response.write(' '), 1000);
+    response.on('close', () => clearInterval(timer));
+  });
+}
+
 /** The YAML billion laughs: nine levels of nine aliases each, 342 bytes that stand for 9^9 strings. */
 export function billionLaughs(): string {
   const levels = 'abcdefghi';
