@@ -1,0 +1,72 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startLabNginx, stopChild, waitForListener } from './nginx.js';
+import { issueLabPki } from './tls.js';
+
+/**
+ * MapServer 8 from Debian (cgi-mapserver) as a site owner runs it for OGC API Features: mapserv
+ * under spawn-fcgi (FastCGI on a unix socket), behind Debian's nginx with TLS. The data set is
+ * made when it starts: three buildings in RD New (EPSG:28992), turned into a GeoPackage by
+ * ogr2ogr (gdal-bin). The API is MapServer's own URL for a map alias: /lab/ogcapi.
+ */
+export type MapServerVariant =
+  /** As MapServer comes: its description only at /api, linked from the landing page as service-desc. */
+  | 'service-desc-only'
+  /** nginx also serves MapServer's description at /openapi.json (an internal rewrite to /api?f=json). */
+  | 'openapi-json';
+
+export interface LabMapServer {
+  /** `https://127.0.0.1:PORT/lab/ogcapi` */
+  baseUrl: string;
+  plainPort: number;
+  caCertificate: string;
+  /** nginx's access log: every request the API got, as nginx wrote it. */
+  accessLog(): string;
+  close(): Promise<void>;
+}
+
+const FIXTURES = fileURLToPath(new URL('../../fixtures/lab/', import.meta.url));
+export const MAPSERV = '/usr/lib/cgi-bin/mapserv';
+
+function run(command: string, args: string[], why: string): void {
+  const result = spawnSync(command, args, { encoding: 'utf8' });
+  if (result.error !== undefined) throw new Error(`${command} not found: ${why} (tools/system-packages.sh installs it): ${result.error.message}`);
+  if (result.status !== 0) throw new Error(`${command} failed: ${result.stderr}`);
+}
+
+export async function startMapServer(variant: MapServerVariant): Promise<LabMapServer> {
+  const prefix = mkdtempSync(join(tmpdir(), 'adr-lab-mapserver-'));
+  const inPrefix = (name: string) => join(prefix, name);
+  const closers: Array<() => Promise<void>> = [];
+  const close = async () => {
+    for (const closer of closers.reverse()) await closer();
+    rmSync(prefix, { recursive: true, force: true });
+  };
+  try {
+    run('ogr2ogr', ['-f', 'GPKG', inPrefix('lab.gpkg'), join(FIXTURES, 'gebouwen.geojson'), '-nln', 'gebouwen', '-a_srs', 'EPSG:28992', '-lco', 'FID=fid'], 'gdal-bin makes the data set');
+    const pki = issueLabPki(prefix);
+    const socket = inPrefix('mapserv.sock');
+    const openapiJson = variant === 'openapi-json' ? ['location = /lab/ogcapi/openapi.json { rewrite ^ /lab/ogcapi/api?f=json last; }'] : [];
+    const nginx = await startLabNginx(prefix, pki, [
+      ...openapiJson,
+      `location /lab/ogcapi { include /etc/nginx/fastcgi_params; fastcgi_param PATH_INFO $uri; fastcgi_pass unix:${socket}; }`,
+    ]);
+    closers.push(nginx.close);
+    const baseUrl = `${nginx.origin}/lab/ogcapi`;
+    writeFileSync(inPrefix('lab.map'), readFileSync(join(FIXTURES, 'lab.map'), 'utf8').replaceAll('@DATA@', inPrefix('lab.gpkg')).replaceAll('@ONLINE_RESOURCE@', baseUrl));
+    writeFileSync(inPrefix('mapserver.conf'), ['CONFIG', '  ENV', `    MS_MAP_PATTERN "^${prefix}/"`, '  END', '  MAPS', `    lab "${inPrefix('lab.map')}"`, '  END', 'END', ''].join('\n'));
+    // -n: spawn-fcgi execs mapserv in the foreground, so the child is mapserv itself.
+    const mapserv = spawn('spawn-fcgi', ['-n', '-s', socket, '--', MAPSERV], { env: { ...process.env, MAPSERVER_CONFIG_FILE: inPrefix('mapserver.conf') }, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    mapserv.stderr?.on('data', (chunk: Buffer) => { stderr += chunk.toString('utf8'); });
+    closers.push(() => stopChild(mapserv));
+    await waitForListener(mapserv, socket, () => `spawn-fcgi (tools/system-packages.sh installs it) did not start mapserv: ${stderr}`);
+    return { baseUrl, plainPort: nginx.plainPort, caCertificate: pki.caCertificate, accessLog: () => readFileSync(inPrefix('access.log'), 'utf8'), close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
