@@ -4,9 +4,11 @@
 # in /usr/sbin, not on every user's PATH), testssl.sh (npm run compare:testssl), GNU time (the
 # peak memory of adr-check against hostile servers, test/live-hostile.test.ts), pre-commit (the
 # hook of .pre-commit-hooks.yaml installed and run by it, test/pre-commit.test.ts) and chromium (the
-# HTML report opened in a real browser by playwright-core, test/html-report.test.ts). The tests fail
-# without them rather than skip, so the README's test command runs this first. Debian or Ubuntu;
-# elsewhere install the six yourself.
+# HTML report opened in a real browser by playwright-core, test/html-report.test.ts), and for the lab
+# of real implementations (test/lab/mapserver.test.ts): cgi-mapserver (MapServer 8's mapserv, OGC API
+# Features), spawn-fcgi (runs mapserv as FastCGI behind nginx) and gdal-bin (ogr2ogr makes the RD New
+# data set). The tests fail without them rather than skip, so the README's test command runs this
+# first. Debian or Ubuntu; elsewhere install the nine yourself.
 set -eu
 missing=""
 command -v openssl >/dev/null 2>&1 || missing="$missing openssl"
@@ -15,6 +17,10 @@ command -v testssl >/dev/null 2>&1 || missing="$missing testssl.sh"
 test -x /usr/bin/time || missing="$missing time"
 command -v pre-commit >/dev/null 2>&1 || missing="$missing pre-commit"
 test -x /usr/bin/chromium || missing="$missing chromium"
+# test/lab/mapserver.test.ts: MapServer's mapserv, run under spawn-fcgi, on a GeoPackage ogr2ogr makes.
+test -x /usr/lib/cgi-bin/mapserv || missing="$missing cgi-mapserver"
+command -v spawn-fcgi >/dev/null 2>&1 || missing="$missing spawn-fcgi"
+command -v ogr2ogr >/dev/null 2>&1 || missing="$missing gdal-bin"
 [ -z "$missing" ] && exit 0
 if ! command -v apt-get >/dev/null 2>&1; then
   echo "system-packages: apt-get not found; install these yourself:$missing" >&2
