@@ -55,4 +55,21 @@ const cli: Options = {
   external: DEPENDENCIES,
 };
 
-export default defineConfig([ruleset, vscode, cli]);
+/**
+ * The `$ref` resolver for `spectral lint --resolver` (entrypoints/ogc-resolver.ts): the Spectral
+ * CLI require()s it and takes module.exports as the resolver, so the CJS build exports it whole
+ * (cjsInterop, which takes splitting); shims give it import.meta.url, by which it finds schemas/ogc/ beside dist/.
+ */
+const resolver: Options = {
+  entry: { 'ogc-resolver': 'entrypoints/ogc-resolver.ts' },
+  format: ['cjs', 'esm'],
+  target: 'node20',
+  platform: 'node',
+  clean: false,
+  splitting: true,
+  cjsInterop: true,
+  shims: true,
+  external: DEPENDENCIES,
+};
+
+export default defineConfig([ruleset, vscode, cli, resolver]);
