@@ -16,6 +16,8 @@ export interface Expectation {
   why?: string;
   /** Details (or the summary) that must be in the result: the evidence a reader needs. */
   details?: readonly RegExp[];
+  /** Details that must not be there: a wrong reason given for a right verdict. */
+  absent?: readonly RegExp[];
 }
 
 export type Result = JsonReport['results'][number];
@@ -38,5 +40,8 @@ export function expectVerdict(report: JsonReport, expectation: Expectation): voi
   for (const detail of expectation.details ?? []) {
     const lines = [result?.summary ?? '', ...(result?.details ?? [])];
     expect({ found: lines.some((line) => detail.test(line)), detail: String(detail), context }).toEqual({ found: true, detail: String(detail), context });
+  }
+  for (const detail of expectation.absent ?? []) {
+    expect({ wrongDetails: (result?.details ?? []).filter((line) => detail.test(line)), context }).toEqual({ wrongDetails: [], context });
   }
 }

@@ -1,0 +1,120 @@
+import { adrCheck, jsonReport, type JsonReport } from '../support/adr-check-process.js';
+import { startAppBehindNginx, startAppDirect, type Framework, type LabApp } from '../support/lab/apps.js';
+import { expectVerdict, type Expectation } from '../support/lab/verdicts.js';
+
+/**
+ * The lab (issue 22): the same small API written with Express 5 and with Koa (@koa/router), each
+ * framework at its defaults, served directly (plain HTTP, as `app.listen()` does) and behind
+ * Debian's nginx with TLS and a default reverse proxy. Each check asserts the verdict SPEC.md
+ * gives; where adr-check says otherwise the test fails and prints what it said and why.
+ */
+type Mode = 'direct' | 'nginx';
+const DEADLINE = 60;
+const apps: LabApp[] = [];
+const reports = new Map<string, JsonReport>();
+
+async function check(framework: Framework, mode: Mode): Promise<void> {
+  const app = mode === 'direct' ? await startAppDirect(framework) : await startAppBehindNginx(framework);
+  apps.push(app);
+  const tls = app.caCertificate === undefined ? [] : ['--ca', app.caCertificate, '--plain-http-port', String(app.plainPort)];
+  const outcome = await adrCheck(app.baseUrl, [...tls, '--format', 'json', '--timeout', '5000'], { deadline: DEADLINE, killAfterMs: (DEADLINE + 15) * 1000 });
+  if (outcome.stdout.trim() === '') throw new Error(`adr-check printed no report (exit ${outcome.code}): ${outcome.stderr}`);
+  reports.set(`${framework} ${mode}`, jsonReport(outcome));
+}
+
+beforeAll(async () => {
+  await Promise.all((['express', 'koa'] as const).flatMap((framework) => (['direct', 'nginx'] as const).map((mode) => check(framework, mode))));
+}, 120_000);
+
+afterAll(async () => {
+  await Promise.all(apps.map((app) => app.close()));
+});
+
+/** What each framework sends by itself where the team wrote nothing. */
+const DEFAULTS: Record<Framework, { notFoundType: string; unknownMethod: string }> = {
+  // finalhandler: "Cannot GET /x" as HTML; a method no route has falls through to that 404.
+  express: { notFoundType: 'text/html; charset=utf-8', unknownMethod: '404' },
+  // Koa's "Not Found" as text; @koa/router's allowedMethods answers a method it does not implement with 501.
+  koa: { notFoundType: 'text/plain; charset=utf-8', unknownMethod: '501' },
+};
+
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+
+/** The verdicts that are right for `framework` served in `mode`. */
+export function frameworkExpectations(framework: Framework, mode: Mode): Expectation[] {
+  const defaults = DEFAULTS[framework];
+  const behindNginx = mode === 'nginx';
+  return [
+    {
+      code: '/core/publish-openapi', verdict: 'pass',
+      spec: '"GET `/openapi.json` ... 200, JSON OpenAPI description ... its value allows all origins."',
+    },
+    {
+      code: '/core/version-header', verdict: 'pass',
+      spec: '"Every response has the header `API-Version` ... It MUST equal `info.version`. A proxy-generated error MAY omit it."',
+      why: behindNginx ? "The app's middleware sets API-Version on every answer, its 404s included; nginx's own 405s for TRACE are left out." : "The app's middleware sets API-Version on every answer, the framework's 404s included.",
+      details: behindNginx ? [/^left out: \d+ proxy-generated errors?, which MAY omit API-Version \(TRACE .*405 text\/html from nginx\//] : [],
+    },
+    {
+      code: '/core/no-trailing-slash', verdict: 'fail',
+      spec: '"A request to a path with a trailing slash gets 404 and is never redirected."',
+      why: `${framework === 'express' ? 'Express routes are not strict by default' : "@koa/router's strict option is off by default"}: /gebouwen/ answers as /gebouwen.`,
+      details: [/^GET \/v1\/gebouwen\/: 200, expected 404$/, /^GET \/v1\/openapi\.json\/: 200, expected 404$/],
+    },
+    {
+      code: '/core/http-methods', verdict: 'fail',
+      spec: '"A request method that the target resource does not support gets 405 with an `Allow` response header listing the supported methods."',
+      why: behindNginx
+        ? 'nginx refuses TRACE itself with a 405 without Allow (SPEC exempts a proxy error from API-Version only).'
+        : `${framework === 'express' ? 'Express answers a method no route has with its 404' : "@koa/router's allowedMethods answers a method it does not implement (TRACE) with 501"}, not 405 with Allow.`,
+      details: [behindNginx ? /^TRACE \/gebouwen: 405 lacks Allow$/ : new RegExp(`^TRACE /gebouwen \\(undeclared\\): ${defaults.unknownMethod}, expected 405$`)],
+      // Issue 22 item 2: the description declares no `/`; the base URL is not a resource of this API.
+      absent: [/^GET \/: 404/, /^TRACE \/[ :]/],
+    },
+    {
+      code: '/core/http-response-code', verdict: 'warn',
+      spec: '"Error responses SHOULD use the media type `application/problem+json`"; "`Accept` names no type the API can deliver: 406 (ideally)"',
+      why: `An unknown path gets the framework's own 404 (${defaults.notFoundType}); JSON is sent whatever the Accept.`,
+      details: [new RegExp(`^the 404 has Content-Type: ${escape(defaults.notFoundType)}, expected application/problem\\+json`), /^Accept: application\/x-adr-check-unservable gives 200, expected 406/],
+    },
+    {
+      code: '/core/transport/security-headers', verdict: 'warn',
+      spec: '"The following response headers SHOULD be in all API responses"',
+      details: [/lacks Cache-Control \(expected no-store\)/, /lacks X-Frame-Options \(expected DENY\)/],
+    },
+    {
+      code: '/core/transport/cors', verdict: 'pass',
+      spec: '"Use an allowlist of origins"; "A wildcard is NOT RECOMMENDED"; "The `/openapi.json` document MUST allow all origins."',
+      why: 'No CORS headers but the wildcard on /openapi.json that SPEC requires.',
+    },
+    behindNginx
+      ? {
+        code: '/core/transport/tls', verdict: 'fail',
+        spec: '"Supporting protocols, ciphers or key sizes classed as insufficient fails the check." (TLS-GUIDELINES.md: *_CBC_SHA, *_CCM_8, ffdhe2048: Insufficient)',
+        why: "Debian's nginx TLS defaults offer CBC-SHA1 and CCM_8 suites and ffdhe2048.",
+        details: [/^Insufficient: cipher suite TLS_ECDHE_ECDSA_WITH_AES_256_CBC_SHA \(0xc00a\)$/, /^Insufficient: key exchange group ffdhe2048$/],
+      }
+      : {
+        code: '/core/transport/tls', verdict: 'fail',
+        spec: '"All information is exchanged over TLS, everywhere and always."',
+        why: 'The framework serves plain HTTP.',
+        details: [/served over http, not https/],
+      },
+  ];
+}
+
+describe.each([['express'], ['koa']] as const)('%s', (framework) => {
+  describe.each([['direct'], ['nginx']] as const)('%s', (mode) => {
+    test.each(frameworkExpectations(framework, mode).map((expectation) => [expectation.code, expectation] as const))('%s', (_code, expectation) => {
+      expectVerdict(reports.get(`${framework} ${mode}`) as JsonReport, expectation);
+    });
+
+    test('a description without faults but an info-level heuristic, and no geospatial check: the API has no geometry', () => {
+      const report = reports.get(`${framework} ${mode}`) as JsonReport;
+      expect(report.lint.status).toBe('done');
+      expect(report.staticFindings.filter((finding) => finding.severity !== 'info').map((finding) => `${finding.code}: ${finding.message}`)).toEqual([]);
+      expect(report.results.filter((result) => result.code.startsWith('/geo/'))).toEqual([]);
+      expect(report.notices).toContain('the /geo/* checks not run: not a geospatial API (no GeoJSON in the description, no /collections or /crss)');
+    });
+  });
+});
