@@ -4,7 +4,8 @@ import { parseArgs } from 'node:util';
 import { isIP } from 'node:net';
 import { FORMATS, render, type Format } from './formats.js';
 import { count, type Report } from './report.js';
-import { printable, redactText, secretForms } from './redaction.js';
+import { secretForms } from './redaction.js';
+import { boundedLine } from './bounded-report.js';
 import { DEFAULT_LINT_MEMORY_MB, runChecks, runStatic, TargetError, type RunOptions } from './run.js';
 import { packageVersion } from './version.js';
 import { TLS_DEADLINE_MS } from './context.js';
@@ -25,9 +26,12 @@ options:
   --insecure               do not verify certificates (the TLS check is then not done)
   --dns-server <ip>        resolve host names with this DNS server (ip or ip:port) instead of
                            the system's; either way each name is resolved once per run
-  --unsafe                 also send writes: undeclared POST, PUT, PATCH and DELETE (405
-                           probes), a protected write, and POSTs of features with Content-Crs
-                           (deleted again where the API declares DELETE)
+  --unsafe                 also send writes, none to what adr-check did not create
+                           (docs/live/unsafe.md): undeclared POST, PUT and PATCH with an
+                           unparsable body and an If-Match nothing matches (405 probes), a
+                           protected DELETE of a resource made up for the run, and POSTs of
+                           features with Content-Crs (deleted again only where adr-check can
+                           prove it created them)
   --path </p>              also probe this path; repeatable
   --cors-origin <origin>   an origin the API allows, to test that it is echoed
   --plain-http-port <n>    where plain HTTP would answer on the same host (default 80)
@@ -232,12 +236,12 @@ export async function main(argv: string[], environment: NodeJS.ProcessEnv = proc
     if (cli.output === undefined) process.stdout.write(`${output}\n`);
     else writeFileSync(cli.output, `${output}\n`);
     const failed = report.results.find((result) => result.internalError === true);
-    if (failed !== undefined) process.stderr.write(`adr-check: ${printable(redactText(`${failed.code}: ${failed.summary}`, forms))}\n`);
+    if (failed !== undefined) process.stderr.write(`adr-check: ${boundedLine(`${failed.code}: ${failed.summary}`, forms)}\n`);
     return exitCode(report, cli.failOn);
   } catch (error) {
     progress.clear();
     const message = error instanceof TargetError ? error.message : `internal error: ${(error instanceof Error ? error.message : String(error)).split('\n')[0]}`;
-    process.stderr.write(`adr-check: ${printable(redactText(message, forms))}\n`);
+    process.stderr.write(`adr-check: ${boundedLine(message, forms)}\n`);
     return 2;
   }
 }
