@@ -99,11 +99,12 @@ function koaApp(): http.RequestListener {
     context.body = { gebouwen: GEBOUWEN };
   });
   router.get('/gebouwen/:id', (context) => {
-    const gebouw = find(context.params.id);
+    const id = context.params.id ?? '';
+    const gebouw = find(id);
     if (gebouw !== undefined) return void (context.body = gebouw);
     context.status = 404;
     context.type = 'application/problem+json';
-    context.body = notFound(context.params.id);
+    context.body = notFound(id);
   });
   app.use(router.routes()).use(router.allowedMethods());
   return app.callback();
