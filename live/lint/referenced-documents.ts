@@ -6,8 +6,8 @@ export interface ReferenceBudget {
   bytes: number;
   /** Documents fetched at most: each is a request of the run's --max-requests. */
   documents: number;
-  /** Absolute time (ms since epoch) after which none is fetched: Spectral needs the rest of the lint's time. */
-  fetchUntil: number;
+  /** Absolute time (ms since epoch) by which the lint must be done: none is fetched in its second half, which Spectral needs. */
+  deadline: number;
 }
 
 /** Fetched at a time: what is in flight stays small however many documents are named. */
@@ -24,6 +24,8 @@ export class ReferencedDocuments {
   private fetched = 0;
   private inFlight = 0;
   private readonly waiting: Array<() => void> = [];
+  /** Half the time from when the lint starts (the worker's start-up not counted) to its deadline. */
+  private readonly fetchUntil: number;
   /** The reason given for each document refused, as its `$ref`s' resolver error. */
   readonly refusals = new Set<string>();
 
@@ -31,7 +33,9 @@ export class ReferencedDocuments {
     private readonly fetchText: (url: string) => Promise<string>,
     private readonly limits: DocumentLimits,
     private readonly budget: ReferenceBudget,
-  ) {}
+  ) {
+    this.fetchUntil = Date.now() + (budget.deadline - Date.now()) / 2;
+  }
 
   async read(url: string): Promise<string> {
     await this.slot();
@@ -55,7 +59,7 @@ export class ReferencedDocuments {
   private spentBudget(): string | undefined {
     if (this.bytes >= this.budget.bytes) return this.overBytes();
     if (this.fetched >= this.budget.documents) return `the description references more than ${this.budget.documents} documents (the budget of all of them)`;
-    if (Date.now() >= this.budget.fetchUntil) return 'the time for referenced documents (half the lint\'s) is spent';
+    if (Date.now() >= this.fetchUntil) return 'the time for referenced documents (half the lint\'s) is spent';
     return undefined;
   }
 

@@ -111,7 +111,7 @@ function runInWorker(job: WorkerJob, budget: LintBudget, fetchReference: Referen
 export async function lintInWorker(text: string, source: string, budget: LintBudget, fetchReference: ReferenceFetcher, localFile = false): Promise<LintOutcome> {
   const started = Date.now();
   // Files on the user's disk (--static) are no requests: only their bytes and time count.
-  const references = { bytes: REFERENCE_BYTES, documents: localFile ? Number.POSITIVE_INFINITY : REFERENCED_DOCUMENTS, fetchUntil: started + (budget.deadline - started) / 2 };
+  const references = { bytes: REFERENCE_BYTES, documents: localFile ? Number.POSITIVE_INFINITY : REFERENCED_DOCUMENTS, deadline: budget.deadline };
   const job: LintJob = { kind: 'lint', text, source, maxFindings: MAX_FINDINGS, maxFindingChars: MAX_FINDING_CHARS, limits: DOCUMENT_LIMITS, references, localFile };
   const outcome = await runInWorker(job, budget, fetchReference, { what: 'the static lint', time: 'the rest of --deadline', memory: '--lint-memory' });
   const durationMs = Date.now() - started;
