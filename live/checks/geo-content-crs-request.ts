@@ -47,13 +47,13 @@ interface Created {
   read?: { status?: number; body: unknown };
 }
 
-/** What adr-check knew to exist before its first POST: the sample and the collection's first page. */
+/** What adr-check knew to exist before its first POST: the sample and the collection as listed (FeatureWriter.survey). */
 interface Existing {
   /** resourceKey of every URL that names an existing feature, with the feature's identity. */
   urls: Map<string, string>;
   /** Every identifier value of those features, lower case, with the feature's identity. */
   identifiers: Map<string, string>;
-  /** The page listed the whole collection (no next page) and named each feature: a URL not among them did not exist. */
+  /** The listing reached its end and named each feature: a URL not among them named nothing before the POST. */
   complete: boolean;
 }
 
@@ -147,7 +147,7 @@ class FeatureWriter {
   private readonly attempts: Created[] = [];
   /** Copies carry identifiers adr-check made up, or (where the API refuses those) none; never the sample's own. */
   private identifiers: 'fresh' | 'left-out' = 'fresh';
-  private existing: Existing;
+  private readonly existing: Existing;
 
   constructor(private readonly context: CheckContext, private readonly target: GeoTarget, private readonly write: WriteTarget, private readonly sample: GeoSample) {
     this.existing = { urls: new Map(), identifiers: new Map(), complete: false };
