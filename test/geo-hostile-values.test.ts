@@ -73,7 +73,8 @@ test('geometry nested 20,000 deep: a verdict, no recursion', () => {
 test.each([
   [{ type: 'Point', coordinates: [Infinity, 52] }, CRS84, 'position [Infinity, 52] has a coordinate that is not a finite number (a number such as 1e999 is beyond what JSON readers hold)'],
   [{ type: 'Point', coordinates: [200, 52] }, CRS84, 'position [200, 52] has longitude 200, outside CRS84 (longitude -180 to 180, latitude -90 to 90)'],
-  [{ type: 'Point', coordinates: [52, 200] }, 'http://www.opengis.net/def/crs/EPSG/0/4258', 'position [52, 200] has longitude 200, outside http://www.opengis.net/def/crs/EPSG/0/4258 (latitude -90 to 90, longitude -180 to 180)'],
+  [{ type: 'Point', coordinates: [5, -91] }, 'http://www.opengis.net/def/crs/OGC/0/CRS84h', 'position [5, -91] has latitude -91, outside CRS84 (longitude -180 to 180, latitude -90 to 90)'],
+  [{ type: 'Point', coordinates: [52, 200] }, 'http://www.opengis.net/def/crs/EPSG/0/4258', undefined],
   [{ type: 'Point', coordinates: [155000, 463000] }, RD, undefined],
   [{ type: 'Point', coordinates: ['5', 52] }, CRS84, 'position ["5", 52] is not two or three numbers'],
   [{ type: 'Polygon', coordinates: [5, 52] }, CRS84, 'coordinates 5 where an array belongs'],

@@ -1,7 +1,7 @@
 import { asArray, asObject, isObject, type JsonObject } from '../../lib/json.js';
 import { createHash } from 'node:crypto';
 import { GEOMETRY_TYPES } from '../../lib/geo.js';
-import { isDefaultCrs, isLatitudeFirst, isTransformable, type Position } from './crs.js';
+import { isDefaultCrs, type Position } from './crs.js';
 
 /** Reading what a geospatial API answered: GeoJSON geometries, their positions, feature identities. */
 
@@ -78,14 +78,6 @@ const COORDINATE_DEPTH: Record<string, number> = { Point: 0, MultiPoint: 1, Line
 /** Nodes of one geometry checked at most: beyond them (millions of positions) the rest is not judged. */
 const MAX_CHECKED_NODES = 2_000_000;
 
-/** Coordinate ranges of the geographic CRSs a response may be asked in, in their own axis order. */
-function rangesOf(crs: string | undefined): { names: [string, string]; limits: [number, number] } | undefined {
-  if (crs === undefined) return undefined;
-  if (isDefaultCrs(crs)) return { names: ['longitude', 'latitude'], limits: [180, 90] };
-  if (isTransformable(crs) && isLatitudeFirst(crs)) return { names: ['latitude', 'longitude'], limits: [90, 180] };
-  return undefined;
-}
-
 /** A server's value in a message, shallowly: a nested array or object is never stringified (it may be 20,000 levels deep). */
 function shownValue(value: unknown): string {
   if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
@@ -102,10 +94,11 @@ function shownPosition(position: unknown[]): string {
  * What makes a geometry invalid GeoJSON (RFC 7946), or undefined: an unknown type, coordinates not
  * nested as the type requires, a position that is not two or three finite numbers (`1e999` parses
  * as Infinity), GeometryCollections nested deeper than MAX_GEOMETRY_NESTING, and, when `crs` is
- * CRS84 (or EPSG:4326/4258), a position outside its range. Walked with its own stack.
+ * CRS84, a position outside its range. Walked with its own stack.
  */
 export function geometryProblem(geometry: unknown, crs?: string): string | undefined {
-  const ranges = rangesOf(crs);
+  // Ranges only for CRS84: swapped axes in EPSG:4326/4258 asked by `crs` are /geo/crs-query-parameter's finding.
+  const inCrs84 = crs !== undefined && isDefaultCrs(crs);
   const stack: Array<{ node: unknown; depth: number; nesting: number }> = [{ node: geometry, depth: -1, nesting: 0 }];
   let checked = 0;
   while (stack.length > 0 && checked < MAX_CHECKED_NODES) {
@@ -121,27 +114,38 @@ export function geometryProblem(geometry: unknown, crs?: string): string | undef
       continue;
     }
     if (!Array.isArray(node)) return `coordinates ${node === undefined ? 'missing' : `${shownValue(node)} where an array belongs`}`;
-    if (depth > 0) {
+    if (depth > 1) {
       for (let index = node.length - 1; index >= 0; index -= 1) stack.push({ node: node[index], depth: depth - 1, nesting });
       continue;
     }
-    const problem = positionProblem(node, ranges, crs);
+    // A list of positions (or one) is read in place: a LineString of 400,000 positions costs no stack entry per position.
+    const problem = depth === 0 ? positionProblem(node, inCrs84) : positionsProblem(node, inCrs84);
+    checked += node.length;
     if (problem !== undefined) return problem;
   }
   return undefined;
 }
 
-function positionProblem(position: unknown[], ranges: ReturnType<typeof rangesOf>, crs: string | undefined): string | undefined {
-  if (position.length < 2 || position.length > 3 || !position.every((value) => typeof value === 'number')) return `position ${shownPosition(position)} is not two or three numbers`;
-  const numbers = position as number[];
-  if (!numbers.every(Number.isFinite)) return `position ${shownPosition(position)} has a coordinate that is not a finite number (a number such as 1e999 is beyond what JSON readers hold)`;
-  if (ranges === undefined) return undefined;
-  const outside = [0, 1].find((axis) => Math.abs(numbers[axis] as number) > (ranges.limits[axis] as number));
-  return outside === undefined ? undefined : `position ${shownPosition(position)} has ${ranges.names[outside]} ${numbers[outside]}, outside ${shortName(crs as string)} (${ranges.names[0]} -${ranges.limits[0]} to ${ranges.limits[0]}, ${ranges.names[1]} -${ranges.limits[1]} to ${ranges.limits[1]})`;
+function positionsProblem(positions: unknown[], inCrs84: boolean): string | undefined {
+  for (const position of positions) {
+    if (!Array.isArray(position)) return `coordinates ${shownValue(position)} where an array belongs`;
+    const problem = positionProblem(position, inCrs84);
+    if (problem !== undefined) return problem;
+  }
+  return undefined;
 }
 
-function shortName(crs: string): string {
-  return isDefaultCrs(crs) ? 'CRS84' : crs;
+function positionProblem(position: unknown[], inCrs84: boolean): string | undefined {
+  if (position.length < 2) return `position ${shownPosition(position)} is not two or three numbers`;
+  for (const value of position) {
+    if (typeof value !== 'number') return `position ${shownPosition(position)} is not two or three numbers`;
+    if (!Number.isFinite(value)) return `position ${shownPosition(position)} has a coordinate that is not a finite number (a number such as 1e999 is beyond what JSON readers hold)`;
+  }
+  if (!inCrs84) return undefined;
+  const [longitude, latitude] = position as [number, number];
+  if (Math.abs(longitude) <= 180 && Math.abs(latitude) <= 90) return undefined;
+  const outside = Math.abs(longitude) > 180 ? `longitude ${longitude}` : `latitude ${latitude}`;
+  return `position ${shownPosition(position)} has ${outside}, outside CRS84 (longitude -180 to 180, latitude -90 to 90)`;
 }
 
 /** The items of a feature collection, or of a plain JSON resource collection (the first array of objects, `_embedded` first). */

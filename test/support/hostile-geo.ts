@@ -123,9 +123,9 @@ export function sharedCrsFlood(collections: number, crsCount: number): string {
   return collectionsText(Array.from({ length: collections }, (_, index) => ({ id: `c${index}`, itemType: 'feature', crs: ['#/crs'] })), crs);
 }
 
-/** A LineString of `count` positions near Utrecht (12 bytes each). */
+/** A LineString of `count` positions near Utrecht, 7 bytes each (a few metres apart, in whole degrees and tenths). */
 export function longLineString(count: number): string {
-  return `{"type":"LineString","coordinates":[${Array.from({ length: count }, (_, index) => `[5.1${index % 10},52.1]`).join(',')}]}`;
+  return `{"type":"LineString","coordinates":[${Array.from({ length: count }, (_, index) => (index % 2 === 0 ? '[5,52]' : '[5.1,52]')).join(',')}]}`;
 }
 
 /** A GeometryCollection nested `depth` levels, a Point at the bottom. */
