@@ -86,6 +86,8 @@ export function frameworkExpectations(framework: Framework, mode: Mode): Expecta
       code: '/core/transport/cors', verdict: 'pass',
       spec: '"Use an allowlist of origins"; "A wildcard is NOT RECOMMENDED"; "The `/openapi.json` document MUST allow all origins."',
       why: 'No CORS headers but the wildcard on /openapi.json that SPEC requires.',
+      // Issue 22, messages: an API that sends no CORS headers on its resources does not "follow an allowlist".
+      absent: [/allowlist/],
     },
     behindNginx
       ? {
@@ -93,6 +95,8 @@ export function frameworkExpectations(framework: Framework, mode: Mode): Expecta
         spec: '"Supporting protocols, ciphers or key sizes classed as insufficient fails the check." (TLS-GUIDELINES.md: *_CBC_SHA, *_CCM_8, ffdhe2048: Insufficient)',
         why: "Debian's nginx TLS defaults offer CBC-SHA1 and CCM_8 suites and ffdhe2048.",
         details: [/^Insufficient: cipher suite TLS_ECDHE_ECDSA_WITH_AES_256_CBC_SHA \(0xc00a\)$/, /^Insufficient: key exchange group ffdhe2048$/],
+        // Issue 22, messages: the accepted protocols are not listed as if they were the insufficient items.
+        absent: [/insufficient \(TLSv1\.3/],
       }
       : {
         code: '/core/transport/tls', verdict: 'fail',

@@ -16,7 +16,7 @@ export interface Expectation {
   why?: string;
   /** Details (or the summary) that must be in the result: the evidence a reader needs. */
   details?: readonly RegExp[];
-  /** Details that must not be there: a wrong reason given for a right verdict. */
+  /** Lines (summary or details) that must not be there: a wrong reason or a misleading text given with a right verdict. */
   absent?: readonly RegExp[];
 }
 
@@ -42,6 +42,7 @@ export function expectVerdict(report: JsonReport, expectation: Expectation): voi
     expect({ found: lines.some((line) => detail.test(line)), detail: String(detail), context }).toEqual({ found: true, detail: String(detail), context });
   }
   for (const detail of expectation.absent ?? []) {
-    expect({ wrongDetails: (result?.details ?? []).filter((line) => detail.test(line)), context }).toEqual({ wrongDetails: [], context });
+    const lines = [result?.summary ?? '', ...(result?.details ?? [])];
+    expect({ wrongLines: lines.filter((line) => detail.test(line)), context }).toEqual({ wrongLines: [], context });
   }
 }
