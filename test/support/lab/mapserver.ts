@@ -62,7 +62,8 @@ export async function startMapServer(variant: MapServerVariant): Promise<LabMapS
     const mapserv = spawn('spawn-fcgi', ['-n', '-s', socket, '--', MAPSERV], { env: { ...process.env, MAPSERVER_CONFIG_FILE: inPrefix('mapserver.conf') }, stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     mapserv.stderr?.on('data', (chunk: Buffer) => { stderr += chunk.toString('utf8'); });
-    closers.push(() => stopChild(mapserv));
+    // mapserv waiting in FCGI_Accept ignores SIGTERM; it only reads, so SIGKILL loses nothing.
+    closers.push(() => stopChild(mapserv, 'SIGKILL'));
     await waitForListener(mapserv, socket, () => `spawn-fcgi (tools/system-packages.sh installs it) did not start mapserv: ${stderr}`);
     return { baseUrl, plainPort: nginx.plainPort, caCertificate: pki.caCertificate, accessLog: () => readFileSync(inPrefix('access.log'), 'utf8'), close };
   } catch (error) {

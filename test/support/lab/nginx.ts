@@ -80,12 +80,12 @@ export async function waitForListener(child: ChildProcess, target: number | stri
   }
 }
 
-/** SIGTERM, then SIGKILL if it hangs: a test run never leaves one behind. */
-export function stopChild(child: ChildProcess): Promise<void> {
+/** `signal` (SIGTERM: nginx's fast shutdown), then SIGKILL if it hangs: a test run never leaves one behind. */
+export function stopChild(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
     const killer = setTimeout(() => child.kill('SIGKILL'), 5000);
     child.once('exit', () => { clearTimeout(killer); resolve(); });
-    child.kill('SIGTERM');
+    child.kill(signal);
   });
 }
