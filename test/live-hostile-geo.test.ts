@@ -139,3 +139,19 @@ test('a CRS value of 100,000 slashes (a trailing-slash regular expression takes 
   ]);
   expect(server.requests.filter((request) => request.url.includes('////'))).toEqual([]);
 }, 60_000);
+
+test('7. 250 collections, each adding 510 CRSs of its own to #/crs: 200 judged, 500 CRSs of each, 20 problems named and the rest counted', async () => {
+  const own = ['#/crs', ...Array.from({ length: 510 }, (_, index) => `x${index}`)];
+  const collections = Array.from({ length: 250 }, (_, index) => ({ id: `c${index}`, itemType: 'feature', crs: own }));
+  const server = await hostile(startHostile(ogcServer({ collections: collectionsText(collections, [CRS84]), geometry: '{"type":"Point","coordinates":[5.1,52.09]}' })));
+  const { report } = await check(server);
+  const list = result(report, '/geo/crs-list');
+  expect(list?.verdict).toBe('fail');
+  expect(list?.details).toHaveLength(23);
+  expect(list?.details[0]).toBe(`collection "c0" lists "x0", "x1", "x2" and 496 more, expected CRS URIs such as ${CRS84}`);
+  expect(list?.details.slice(20)).toEqual([
+    '… and 180 more problems of the same kinds',
+    'the first 200 of 250 feature collections judged',
+    '200 collections list more than 500 CRSs: the first 500 of each judged',
+  ]);
+}, 60_000);

@@ -134,13 +134,16 @@ function ogcCollections(context: CheckContext, body: JsonObject, sharedCrs: stri
     if (found.length < MAX_COLLECTIONS) found.push(ogcCollection(context, collection, sharedCrs));
   }
   if (features > found.length) leftOut.push(`the first ${MAX_COLLECTIONS} of ${features.toLocaleString('en')} feature collections judged`);
+  const long = found.filter((collection) => collection.crsListed !== undefined);
+  if (long.length > 0) leftOut.push(`${long.length === 1 ? `collection ${JSON.stringify(long[0]?.id.slice(0, 120))} lists` : `${long.length} collections list`} more than ${MAX_LISTED_CRS} CRSs: the first ${MAX_LISTED_CRS} of each judged`);
   return found;
 }
 
 function ogcCollection(context: CheckContext, collection: JsonObject, sharedCrs: string[]): GeoCollection {
   const id = collection.id as string;
   const own = asArray(collection.crs);
-  const onlyShared = own.every((uri) => uri === '#/crs');
+  // Only `#/crs`, or nothing that is a string (as before: a list without strings falls back on the global one).
+  const onlyShared = own.every((uri) => typeof uri !== 'string' || uri === '#/crs');
   let crs = sharedCrs;
   let crsListed: number | undefined;
   if (!onlyShared) {
