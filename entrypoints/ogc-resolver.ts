@@ -15,8 +15,9 @@ const remote = {
     const url = ref.href();
     const read = readOgcSchema(url);
     if (read.kind === 'packaged') return read.text;
-    if (read.kind === 'not-packaged') throw new Error(`not read: ${url} ${read.reason}`);
-    throw new Error(`not fetched: ${url}; this resolver reads only local files and the OGC API schemas this package ships. Fetch remote $refs with nlgov-adr-lint --fetch-remote-refs (or spectral lint without --resolver)`);
+    // The URL last: /core/doc-openapi shows the rest as the cause, and the URL as the file.
+    if (read.kind === 'not-packaged') throw new Error(read.message);
+    throw new Error(`not fetched, this resolver reads only local files and the OGC API schemas this package ships (nlgov-adr-lint --fetch-remote-refs, or spectral lint without --resolver, fetches remote $refs): ${url}`);
   },
 };
 

@@ -10,8 +10,7 @@ const texts = new Map<string, string>();
 
 export type OgcSchemaRead =
   | { kind: 'packaged'; text: string }
-  /** `reason` completes "not read: <url> ...". */
-  | { kind: 'not-packaged'; reason: string }
+  | { kind: 'not-packaged'; message: string }
   | { kind: 'other' };
 
 /** The text of the packaged copy a schemas.opengis.net URL names (lib/ogc-schemas.ts), read once. */

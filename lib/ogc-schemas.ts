@@ -48,8 +48,8 @@ const ALIASES: ReadonlyMap<string, string> = new Map([
 export type OgcSchemaLookup =
   /** `file`: its path below schemas/ogc/. */
   | { kind: 'packaged'; file: string }
-  /** A schemas.opengis.net URL this package has no copy of: `reason` completes "not read: <url> ...". */
-  | { kind: 'not-packaged'; reason: string }
+  /** A schemas.opengis.net URL this package has no copy of: `message` says so, the URL last (a report may cut it off as the file's name). */
+  | { kind: 'not-packaged'; message: string }
   /** Any other URL. */
   | { kind: 'other' };
 
@@ -69,7 +69,7 @@ export function ogcSchemaLookup(url: string): OgcSchemaLookup {
   const path = parsed.pathname.slice(1);
   const file = ALIASES.get(path) ?? path;
   if (parsed.port === '' && parsed.username === '' && parsed.password === '' && parsed.search === '' && PACKAGED_OGC_SCHEMAS.has(file)) return { kind: 'packaged', file };
-  return { kind: 'not-packaged', reason: `is not among the OGC API schemas this package ships (OGC API Features parts 1 and 2 1.0, Common part 1 1.0; docs/ogc-schemas.md), and schemas.opengis.net is not fetched` };
+  return { kind: 'not-packaged', message: `not read, not among the OGC API schemas this package ships (OGC API Features parts 1 and 2, Common part 1, each 1.0; docs/ogc-schemas.md), and schemas.opengis.net is not fetched: ${url}` };
 }
 
 function under(folder: string, files: string[]): string[] {

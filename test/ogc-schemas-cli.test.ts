@@ -83,8 +83,8 @@ test('another http(s) $ref is refused at once, never requested, and a schemas.op
     const { results } = await nlgovAdrLint('elsewhere.yaml');
     const invalid = results.filter((result) => result.code === 'invalid-ref').map((result) => result.message).sort();
     expect(invalid).toEqual([
-      `not fetched: ${elsewhere}; this resolver reads only local files and the OGC API schemas this package ships. Fetch remote $refs with nlgov-adr-lint --fetch-remote-refs (or spectral lint without --resolver)`,
-      `not read: ${unpublished} is not among the OGC API schemas this package ships (OGC API Features parts 1 and 2 1.0, Common part 1 1.0; docs/ogc-schemas.md), and schemas.opengis.net is not fetched`,
+      `not fetched, this resolver reads only local files and the OGC API schemas this package ships (nlgov-adr-lint --fetch-remote-refs, or spectral lint without --resolver, fetches remote $refs): ${elsewhere}`,
+      `not read, not among the OGC API schemas this package ships (OGC API Features parts 1 and 2, Common part 1, each 1.0; docs/ogc-schemas.md), and schemas.opengis.net is not fetched: ${unpublished}`,
     ]);
     expect(requests).toBe(0);
   } finally {
