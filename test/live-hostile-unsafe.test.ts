@@ -1,5 +1,5 @@
 import { adrCheck, expectBounded, jsonReport, startOffTarget, type OffTarget, type Outcome } from './support/adr-check-process.js';
-import { startFeatureServer, startUndeclaredWritesServer, type PostAnswer, type StatefulServer } from './support/hostile-unsafe.js';
+import { startFeatureServer, startNoteStoreServer, startUndeclaredWritesServer, type PostAnswer, type StatefulServer } from './support/hostile-unsafe.js';
 
 /**
  * What `adr-check --unsafe` may write and delete (docs/live/unsafe.md), against servers that
@@ -54,6 +54,18 @@ describe('undeclared-method probes (/core/http-methods)', () => {
     const writes = server.requests.filter((request) => ['POST', 'PUT', 'PATCH', 'DELETE'].includes(request.method));
     expect(writes.filter((request) => request.headers.authorization !== undefined).map((request) => `${request.method} ${request.url}`).sort()).toEqual(['PATCH /v1/kluis', 'POST /v1/kluis', 'PUT /v1/kluis']);
     expect(writes.every((request) => request.headers['if-match'] !== undefined)).toBe(true);
+  }, 60000);
+
+  test('an API that keeps any body a POST sends: nothing it had is touched, and the failure names what it made of the probe', async () => {
+    const server = await startNoteStoreServer();
+    const outcome = await run(server);
+    expectContained(outcome);
+    expect(server.records().n0).toBe('de eerste notitie');
+    expect(server.changes).toEqual(['POST n1']);
+    expect(result(outcome.outcome, '/core/http-methods')?.details).toEqual([
+      'POST /notities (undeclared): 201, expected 405; the API took a body that is no document and names /v1/notities/n1 (Location) as what it made: see whether to delete it',
+      'undeclared DELETE not sent to /, /notities: they exist, and a server that deletes without declaring DELETE (or ignores If-Match) would lose them; TRACE, POST, PUT and PATCH judge the 405 there',
+    ]);
   }, 60000);
 });
 

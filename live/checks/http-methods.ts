@@ -113,7 +113,7 @@ async function writeProbe(context: CheckContext, method: string, url: string): P
 /** What is wrong with the answer to an undeclared method, or undefined when it is a 405 with a complete Allow. */
 function probeProblem(probe: Exchange, method: string, label: string, declared: string[]): string | undefined {
   if (probe.status === undefined) return `${method} ${label}: no answer (${probe.error ?? 'unknown'})`;
-  if (probe.status !== 405) return `${method} ${label} (undeclared): ${describeAnswer(probe)}, expected 405`;
+  if (probe.status !== 405) return `${method} ${label} (undeclared): ${describeAnswer(probe)}, expected 405${method !== 'TRACE' && isSuccess(probe.status) ? acceptedWrite(probe) : ''}`;
   const allowValue = probe.headers.allow;
   if (allowValue === undefined) return `${method} ${label}: 405 lacks Allow`;
   const allow = allowValue.split(',').map((item) => item.trim().toUpperCase()).filter(Boolean);
@@ -121,6 +121,12 @@ function probeProblem(probe: Exchange, method: string, label: string, declared: 
   const missing = declared.filter((item) => !allow.includes(item));
   if (missing.length > 0) return `${method} ${label}: 405 has ${headerValue('Allow', allowValue)}, which lacks ${missing.join(', ')}`;
   return undefined;
+}
+
+/** A write probe the API took although its body is no document: what it may have made, so that the user can look. */
+function acceptedWrite(probe: Exchange): string {
+  const location = probe.headers.location;
+  return `; the API took a body that is no document${location === undefined ? '' : ` and names ${location} (Location) as what it made: see whether to delete it`}`;
 }
 
 /** The standard methods the description declares on the path item the concrete path came from. */

@@ -231,3 +231,23 @@ export async function startFeatureServer(answer: PostAnswer): Promise<StatefulSe
     return reply(response, 200, single, geo);
   });
 }
+
+/**
+ * A store of notes that declares only GET but keeps whatever body a POST sends, parsed or not, and
+ * names it in Location: the one kind of API a write probe cannot be made harmless for.
+ */
+export async function startNoteStoreServer(): Promise<StatefulServer> {
+  const records = new Map<string, unknown>([['n0', 'de eerste notitie']]);
+  const document = JSON.stringify(description({ paths: { '/': { get: ok() }, '/notities': { get: ok() } } }));
+  return stateful(records, async (request, response, changes, path) => {
+    const method = request.method ?? '';
+    if (path === '/v1/openapi.json') return reply(response, 200, JSON.parse(document));
+    if (method === 'GET' || method === 'HEAD') return path === '/v1' || path === '/v1/notities' ? reply(response, 200, [...records.values()]) : reply(response, 404, { status: 404 });
+    if (method !== 'POST' || path !== '/v1/notities') return reply(response, 405, { status: 405 }, { allow: 'GET' });
+    const { raw } = await readBody(request);
+    const id = `n${records.size}`;
+    records.set(id, raw);
+    changes.push(`POST ${id}`);
+    return reply(response, 201, {}, { location: `/v1/notities/${id}` });
+  });
+}
