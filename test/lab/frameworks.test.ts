@@ -1,6 +1,6 @@
 import { adrCheck, jsonReport, type JsonReport } from '../support/adr-check-process.js';
 import { startAppBehindNginx, startAppDirect, type Framework, type LabApp } from '../support/lab/apps.js';
-import { expectVerdict, type Expectation } from '../support/lab/verdicts.js';
+import { expectVerdict, titled, type Expectation } from '../support/lab/verdicts.js';
 
 /**
  * The lab (issue 22): the same small API written with Express 5 and with Koa (@koa/router), each
@@ -109,7 +109,7 @@ export function frameworkExpectations(framework: Framework, mode: Mode): Expecta
 
 describe.each([['express'], ['koa']] as const)('%s', (framework) => {
   describe.each([['direct'], ['nginx']] as const)('%s', (mode) => {
-    test.each(frameworkExpectations(framework, mode).map((expectation) => [expectation.code, expectation] as const))('%s', (_code, expectation) => {
+    test.each(titled(frameworkExpectations(framework, mode)))('%s', (_title, expectation) => {
       expectVerdict(reports.get(`${framework} ${mode}`) as JsonReport, expectation);
     });
 

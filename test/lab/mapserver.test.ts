@@ -1,6 +1,6 @@
 import { adrCheck, jsonReport, type JsonReport } from '../support/adr-check-process.js';
 import { startMapServer, type LabMapServer } from '../support/lab/mapserver.js';
-import { expectVerdict, type Expectation } from '../support/lab/verdicts.js';
+import { expectVerdict, titled, type Expectation } from '../support/lab/verdicts.js';
 
 /**
  * The lab (issue 22): MapServer 8.0 from Debian serving OGC API Features over three buildings in
@@ -9,12 +9,12 @@ import { expectVerdict, type Expectation } from '../support/lab/verdicts.js';
  * otherwise, the test fails and prints what adr-check said and why the expectation holds.
  */
 const DEADLINE = 60;
-const labs: LabMapServer[] = [];
+const labs = new Map<string, LabMapServer>();
 const reports = new Map<string, JsonReport>();
 
 async function check(variant: 'openapi-json' | 'service-desc-only', extra: string[] = []): Promise<JsonReport> {
   const lab = await startMapServer(variant);
-  labs.push(lab);
+  labs.set([variant, ...extra].join(' '), lab);
   const outcome = await adrCheck(lab.baseUrl, ['--ca', lab.caCertificate, '--plain-http-port', String(lab.plainPort), '--format', 'json', '--timeout', '5000', ...extra], { deadline: DEADLINE, killAfterMs: (DEADLINE + 15) * 1000 });
   if (outcome.stdout.trim() === '') throw new Error(`adr-check printed no report (exit ${outcome.code}): ${outcome.stderr}`);
   return jsonReport(outcome);
@@ -32,7 +32,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  await Promise.all(labs.map((lab) => lab.close()));
+  await Promise.all([...labs.values()].map((lab) => lab.close()));
 });
 
 const PROXY_OMITS = '"A proxy-generated error MAY omit `API-Version`."';
@@ -131,7 +131,7 @@ export const MAPSERVER_EXPECTATIONS: readonly Expectation[] = [
 ];
 
 describe('MapServer 8.0 (Debian) behind nginx with TLS, its description also at /openapi.json', () => {
-  test.each(MAPSERVER_EXPECTATIONS.map((expectation) => [expectation.code, expectation] as const))('%s', (_code, expectation) => {
+  test.each(titled(MAPSERVER_EXPECTATIONS))('%s', (_title, expectation) => {
     expectVerdict(reports.get('openapi-json') as JsonReport, expectation);
   });
 
@@ -153,6 +153,12 @@ describe('MapServer 8.0 (Debian) behind nginx with TLS, its description also at 
   });
 });
 
+test('without --unsafe MapServer got reads only (GET, HEAD, OPTIONS, TRACE): it answers any method as GET, but nothing else was sent', () => {
+  const methods = new Set([...(labs.get('openapi-json') as LabMapServer).accessLog().matchAll(/"([A-Z]+) \//g)].map((match) => match[1]));
+  expect([...methods].filter((method) => !['GET', 'HEAD', 'OPTIONS', 'TRACE'].includes(method ?? ''))).toEqual([]);
+  expect(methods.has('GET')).toBe(true);
+});
+
 describe('MapServer 8.0 as it comes: no /openapi.json, its description linked as service-desc', () => {
   test('/core/publish-openapi fails and says where the description was found', () => {
     expectVerdict(reports.get('service-desc-only') as JsonReport, {
@@ -170,7 +176,7 @@ describe('MapServer 8.0 as it comes: no /openapi.json, its description linked as
     expectVerdict(report, { code: '/core/version-header', verdict: 'fail', spec: '"It MUST equal `info.version`."', details: [/API-Version/] });
   });
 
-  test.each(MAPSERVER_EXPECTATIONS.filter((expectation) => !['/core/publish-openapi', '/core/version-header'].includes(expectation.code)).map((expectation) => [expectation.code, expectation] as const))('%s as with /openapi.json', (_code, expectation) => {
+  test.each(titled(MAPSERVER_EXPECTATIONS.filter((expectation) => !['/core/publish-openapi', '/core/version-header'].includes(expectation.code)), ' as with /openapi.json'))('%s', (_title, expectation) => {
     expectVerdict(reports.get('service-desc-only') as JsonReport, expectation);
   });
 });

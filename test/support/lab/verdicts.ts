@@ -22,6 +22,11 @@ export interface Expectation {
 
 export type Result = JsonReport['results'][number];
 
+/** A test title that reads as the table row: the check, the right verdict and, where a rule is broken, why. */
+export function titled(expectations: readonly Expectation[], suffix = ''): Array<[string, Expectation]> {
+  return expectations.map((expectation) => [`${expectation.code}: ${expectation.verdict}${suffix}${expectation.why === undefined ? '' : ` (${expectation.why})`}`, expectation]);
+}
+
 export function resultOf(report: JsonReport, code: string): Result | undefined {
   return report.results.find((entry) => entry.code === code);
 }
