@@ -10,8 +10,9 @@
 // $refs are resolved by this package's resolver (dist/ogc-resolver.cjs, docs/ogc-schemas.md): local
 // files as Spectral reads them, the OGC API schemas of schemas.opengis.net from the copies in this
 // package, other http(s) URLs refused at once, so a lint gives the same findings offline and in CI.
-// --fetch-remote-refs leaves Spectral's own resolver in place (it fetches every http(s) $ref, without
-// a timeout); a --resolver of your own is passed on as it is.
+// --fetch-remote-refs (or NLGOV_ADR_FETCH_REMOTE_REFS=1, for the GitHub Action) leaves Spectral's own
+// resolver in place (it fetches every http(s) $ref, without a timeout); a --resolver of your own is
+// passed on as it is.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -48,7 +49,7 @@ function resolverArgs(fetchRemote, ownResolver) {
 
 const args = process.argv.slice(2);
 let ruleset = manifest.name;
-let fetchRemote = false;
+let fetchRemote = process.env.NLGOV_ADR_FETCH_REMOTE_REFS === '1';
 const rest = [];
 for (let index = 0; index < args.length; index += 1) {
   const arg = args[index];
