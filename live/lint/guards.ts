@@ -58,16 +58,19 @@ function readYaml(text: string, limits: DocumentLimits): Reading {
   return { kind: 'accepted', data: () => document.toJS({ maxAliasCount: -1 }) as unknown, ...(syntaxError === undefined ? {} : { syntaxError }) };
 }
 
-interface Frame { node: object; children: unknown[]; next: number; nodes: number; depth: number; key: string; pathLength: number }
+/** `reach`: characters of the longest path below the node, from it (as its aliases would add it to theirs). */
+interface Size { nodes: number; depth: number; reach: number }
+interface Frame extends Size { node: object; children: unknown[]; next: number; key: string; pathLength: number }
 
 /**
  * Walks the YAML syntax tree once, children before parents, without recursion: each node's size
- * and depth as they would be with its aliases expanded, an alias counting as the node it names.
+ * depth and longest path as they would be with its aliases expanded, an alias counting as the
+ * node it names.
  */
 function yamlRefusal(root: unknown, limits: DocumentLimits): Reading | undefined {
   if (typeof root !== 'object' || root === null) return undefined;
   const anchored = new Map<string, object>();
-  const measured = new WeakMap<object, { nodes: number; depth: number }>();
+  const measured = new WeakMap<object, Size>();
   const open = new WeakSet<object>();
   let aliases = 0;
   let aliasNodes = 0;
@@ -77,7 +80,7 @@ function yamlRefusal(root: unknown, limits: DocumentLimits): Reading | undefined
     if (isMap(node) && node.items.length > limits.maxMembers) return tooWide(node.items.length, pathOfStack(stack, key), limits);
     const anchor = (node as { anchor?: string }).anchor;
     if (anchor !== undefined) { anchored.set(anchor, node); open.add(node); }
-    stack.push({ node, children, next: 0, nodes: 1, depth: 0, key, pathLength });
+    stack.push({ node, children, next: 0, nodes: 1, depth: 0, reach: 0, key, pathLength });
     return stack.length > limits.maxDepth ? tooDeep(stack.length, pathOfStack(stack.slice(0, -1), key), limits) : undefined;
   };
   const entered = enter(root, '', 0);
@@ -101,21 +104,28 @@ function yamlRefusal(root: unknown, limits: DocumentLimits): Reading | undefined
       const target = anchored.get(child.source);
       if (target === undefined) continue;
       if (open.has(target)) return { kind: 'refused', reason: `has a YAML alias inside the node it names (*${child.source.slice(0, 100)}): it never ends when expanded` };
-      const size = measured.get(target) ?? { nodes: 1, depth: 1 };
+      const size = measured.get(target) ?? { nodes: 1, depth: 1, reach: 0 };
       aliasNodes += size.nodes;
       if (aliasNodes > limits.maxAliasNodes) return { kind: 'refused', reason: `grows by more than ${limits.maxAliasNodes.toLocaleString('en-US')} nodes through its YAML aliases (*${child.source.slice(0, 100)} and others)` };
-      frame.nodes += size.nodes;
-      frame.depth = Math.max(frame.depth, size.depth);
+      grow(frame, key, size);
       if (stack.length + size.depth > limits.maxDepth) return tooDeep(stack.length + size.depth, pathOfStack(stack, key), limits);
+      if (pathLength + size.reach > limits.maxPathLength) return tooLong(pathLength + size.reach, pathOfStack(stack, key), limits);
       continue;
     }
     stack.pop();
-    const size = { nodes: frame.nodes, depth: frame.depth + 1 };
+    const size = { nodes: frame.nodes, depth: frame.depth + 1, reach: frame.reach };
     if (open.has(frame.node)) { open.delete(frame.node); measured.set(frame.node, size); }
     const parent = stack[stack.length - 1];
-    if (parent !== undefined) { parent.nodes += size.nodes; parent.depth = Math.max(parent.depth, size.depth); }
+    if (parent !== undefined) grow(parent, frame.key, size);
   }
   return undefined;
+}
+
+/** A parent takes in a child's size (a node of its own or an alias's target) under `key`. */
+function grow(parent: Frame, key: string, child: Size): void {
+  parent.nodes += child.nodes;
+  parent.depth = Math.max(parent.depth, child.depth);
+  parent.reach = Math.max(parent.reach, key.length + (child.reach > 0 ? 1 + child.reach : 0));
 }
 
 function childrenOf(node: object): unknown[] {
