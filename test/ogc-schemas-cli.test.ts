@@ -59,27 +59,34 @@ test('spectral lint --resolver dist/ogc-resolver.cjs gives the same findings as 
   expect(direct.results.map(where).sort()).toEqual(wrapped.results.map(where).sort());
 }, 90000);
 
-test('another http(s) $ref is refused at once, never requested, and a schemas.opengis.net file the package lacks is named as such', async () => {
+describe('a $ref to another host', () => {
   let requests = 0;
-  const server = http.createServer((_request, response) => {
-    requests += 1;
-    response.end('type: string\n');
-  });
-  await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
-  const { port } = server.address() as AddressInfo;
-  const elsewhere = `http://127.0.0.1:${port}/schemas/monument.yaml`;
+  let server: http.Server;
+  let elsewhere: string;
   const unpublished = 'https://schemas.opengis.net/ogcapi/features/part1/1.0/openapi/schemas/monument.yaml';
-  writeFileSync(join(build, 'elsewhere.yaml'), [
-    'openapi: 3.0.2',
-    'info: { title: Monumenten, version: 1.0.0 }',
-    'paths: {}',
-    'components:',
-    '  schemas:',
-    `    Monument: { $ref: '${elsewhere}' }`,
-    `    Gebouw: { $ref: '${unpublished}' }`,
-    '',
-  ].join('\n'));
-  try {
+
+  beforeAll(async () => {
+    server = http.createServer((_request, response) => {
+      requests += 1;
+      response.end('type: string\n');
+    });
+    await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
+    elsewhere = `http://127.0.0.1:${(server.address() as AddressInfo).port}/schemas/monument.yaml`;
+    writeFileSync(join(build, 'elsewhere.yaml'), [
+      'openapi: 3.0.2',
+      'info: { title: Monumenten, version: 1.0.0 }',
+      'paths: {}',
+      'components:',
+      '  schemas:',
+      `    Monument: { $ref: '${elsewhere}' }`,
+      `    Gebouw: { $ref: '${unpublished}' }`,
+      '',
+    ].join('\n'));
+  });
+  beforeEach(() => { requests = 0; });
+  afterAll(() => new Promise<void>((closed) => server.close(() => closed())));
+
+  test('is refused at once, never requested, and a schemas.opengis.net file the package lacks is named as such', async () => {
     const { results } = await nlgovAdrLint('elsewhere.yaml');
     const invalid = results.filter((result) => result.code === 'invalid-ref').map((result) => result.message).sort();
     expect(invalid).toEqual([
@@ -87,7 +94,14 @@ test('another http(s) $ref is refused at once, never requested, and a schemas.op
       `not read, not among the OGC API schemas this package ships (OGC API Features parts 1 and 2, Common part 1, each 1.0; docs/ogc-schemas.md), and schemas.opengis.net is not fetched: ${unpublished}`,
     ]);
     expect(requests).toBe(0);
-  } finally {
-    server.close();
-  }
-}, 90000);
+  }, 90000);
+
+  test('is fetched with NLGOV_ADR_FETCH_REMOTE_REFS=1, by Spectral\'s own resolver', async () => {
+    // Only the loopback $ref: Spectral's own reader has no timeout, and this test must not depend on the network.
+    writeFileSync(join(build, 'loopback.yaml'), `openapi: 3.0.2\ninfo: { title: Monumenten, version: 1.0.0 }\npaths: {}\ncomponents:\n  schemas:\n    Monument: { $ref: '${elsewhere}' }\n`);
+    const outcome = await run(process.execPath, ['bin/nlgov-adr-lint.js', 'loopback.yaml', '-f', 'json', '--quiet'], { cwd: build, env: { ...process.env, NLGOV_ADR_FETCH_REMOTE_REFS: '1' }, timeout: 60000 })
+      .catch((error: { stdout: string }) => error);
+    expect((JSON.parse(outcome.stdout) as SpectralResult[]).filter((result) => result.code === 'invalid-ref')).toEqual([]);
+    expect(requests).toBe(1);
+  }, 90000);
+});
