@@ -26,12 +26,11 @@ options:
   --insecure               do not verify certificates (the TLS check is then not done)
   --dns-server <ip>        resolve host names with this DNS server (ip or ip:port) instead of
                            the system's; either way each name is resolved once per run
-  --unsafe                 also send writes, none to what adr-check did not create
-                           (docs/live/unsafe.md): undeclared POST, PUT and PATCH with an
-                           unparsable body and an If-Match nothing matches (405 probes), a
-                           protected DELETE of a resource made up for the run, and POSTs of
-                           features with Content-Crs (deleted again only where adr-check can
-                           prove it created them)
+  --unsafe                 also send writes (docs/live/unsafe.md): undeclared POST, PUT and
+                           PATCH with a body no server can take (405 probes; DELETE only where
+                           GET says 404), a protected DELETE of a made-up resource, and POSTs
+                           of copies of a feature with Content-Crs (deleted again only where
+                           adr-check proves it created them; the rest is named in the report)
   --path </p>              also probe this path; repeatable
   --cors-origin <origin>   an origin the API allows, to test that it is echoed
   --plain-http-port <n>    where plain HTTP would answer on the same host (default 80)
