@@ -1,4 +1,3 @@
-import { createHash, X509Certificate } from 'node:crypto';
 import { flattenedVerify, importJWK, importX509, type JWK } from 'jose';
 
 /**
@@ -11,6 +10,16 @@ import { flattenedVerify, importJWK, importX509, type JWK } from 'jose';
 
 export const JADES_HTTP_HEADERS = 'http://uri.etsi.org/19182/HttpHeaders';
 export const DETACHED_COMPACT = /^[A-Za-z0-9_-]+\.\.[A-Za-z0-9_-]+$/;
+
+/**
+ * The header parameters a verifier of these signatures understands when `crit` names them: those
+ * JAdES defines for the JWS Protected Header (ETSI TS 119 182-1 clause 5.2: sigT, x5t#o, sigX5ts,
+ * srCms, sigPl, srAts, adoTst, sigPId, sigD) and RFC 7797's b64. RFC 7515 section 4.1.11: a JWS
+ * whose crit names any other is invalid.
+ */
+export const UNDERSTOOD_CRITICAL = ['b64', 'sigT', 'x5t#o', 'sigX5ts', 'srCms', 'sigPl', 'srAts', 'adoTst', 'sigPId', 'sigD'];
+/** jose understands b64 itself; the JAdES parameters are declared to it as recognised. */
+const JOSE_CRIT = Object.fromEntries(UNDERSTOOD_CRITICAL.filter((name) => name !== 'b64').map((name) => [name, true]));
 
 export interface SignatureHeader {
   protectedHeader: string;
@@ -31,19 +40,6 @@ export function parseDetachedJws(value: string): SignatureHeader | string {
   }
 }
 
-/** `SHA-256=<base64>` among the Digest header's comma-separated values (RFC 3230), or undefined. */
-export function sha256Of(digestHeader: string): string | undefined {
-  for (const part of digestHeader.split(',')) {
-    const [algorithm, ...value] = part.trim().split('=');
-    if (algorithm?.toLowerCase() === 'sha-256') return value.join('=');
-  }
-  return undefined;
-}
-
-export function bodyDigest(body: Buffer): string {
-  return createHash('sha256').update(body).digest('base64');
-}
-
 /** The data the JAdES HTTP headers mechanism signs: each `pars` header as `name: value`, joined by `\n`. */
 export function signedData(pars: string[], headerValue: (name: string) => string | undefined): string | { missing: string } {
   const lines: string[] = [];
@@ -61,7 +57,7 @@ export async function verifyDetached(jws: SignatureHeader, data: string, key: { 
     const verificationKey = 'x5c' in key
       ? await importX509(derToPem(key.x5c), 'PS256')
       : await importJWK(key.jwk, 'PS256');
-    await flattenedVerify({ protected: jws.protectedHeader, payload: new TextEncoder().encode(data), signature: jws.signature }, verificationKey, { algorithms: ['PS256'], crit: { sigD: true } });
+    await flattenedVerify({ protected: jws.protectedHeader, payload: new TextEncoder().encode(data), signature: jws.signature }, verificationKey, { algorithms: ['PS256'], crit: JOSE_CRIT });
     return true;
   } catch (error) {
     return error instanceof Error ? error.message : String(error);
@@ -71,28 +67,4 @@ export async function verifyDetached(jws: SignatureHeader, data: string, key: { 
 function derToPem(base64: string): string {
   const lines = base64.replace(/\s+/g, '').match(/.{1,64}/g) ?? [];
   return `-----BEGIN CERTIFICATE-----\n${lines.join('\n')}\n-----END CERTIFICATE-----\n`;
-}
-
-/** Who the x5c certificate names, its validity, and (with a CA given) whether that CA issued it. */
-export function certificateTrust(x5c: string[], caPem: string | undefined): { summary: string; trusted?: boolean } {
-  try {
-    const leaf = new X509Certificate(Buffer.from(x5c[0] ?? '', 'base64'));
-    const expired = Date.parse(leaf.validTo) < Date.now();
-    const summary = `x5c: ${leaf.subject.replace(/\n/g, ', ')}, issued by ${leaf.issuer.replace(/\n/g, ', ')}, valid until ${leaf.validTo}${expired ? ' (EXPIRED)' : ''}`;
-    if (caPem === undefined) return { summary: `${summary}; trust not judged (give --signing-ca)` };
-    const ca = new X509Certificate(caPem);
-    const chain = x5c.slice(1).map((entry) => new X509Certificate(Buffer.from(entry, 'base64')));
-    const trusted = !expired && issuedAlong([leaf, ...chain], ca);
-    return { summary: `${summary}; ${trusted ? 'issued under' : 'NOT issued under'} the --signing-ca ${ca.subject.replace(/\n/g, ', ')}`, trusted };
-  } catch (error) {
-    return { summary: `x5c is not a certificate: ${error instanceof Error ? error.message : String(error)}`, trusted: false };
-  }
-}
-
-/** Each certificate issued by the next, the last by the CA. */
-function issuedAlong(chain: X509Certificate[], ca: X509Certificate): boolean {
-  return chain.every((certificate, index) => {
-    const issuer = chain[index + 1] ?? ca;
-    return certificate.checkIssued(issuer) && certificate.verify(issuer.publicKey);
-  });
 }
