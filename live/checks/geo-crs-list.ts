@@ -35,7 +35,6 @@ const MAX_SHOWN_VALUES = 3;
 interface JudgedList {
   name: string;
   crs: string[];
-  storage?: string;
 }
 
 /**

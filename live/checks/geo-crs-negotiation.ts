@@ -3,7 +3,7 @@ import type { CheckContext, LiveCheck } from '../context.js';
 import type { Exchange } from '../http.js';
 import { describeAnswer, evidenceOf, noAnswerResult, type CheckResult, type Evidence } from '../report.js';
 import { CRS84, crsUriDefect, isDefaultCrs, isTransformable, normalCrsUri, quoted, sameCrs, toCrs84, worstDistance, type Position } from '../geo/crs.js';
-import { geoTarget, geometryResponses, getGeometry, withQuery, type GeoSample, type GeoTarget } from '../geo/discover.js';
+import { geoTarget, geometryResponses, getGeometry, SAMPLED_COLLECTIONS, withQuery, type GeoSample, type GeoTarget } from '../geo/discover.js';
 import { geometryOf, identityOf, itemsOf, positionsOf } from '../geo/geojson.js';
 import { notGeospatial } from './geo-crs-list.js';
 
@@ -103,7 +103,7 @@ function acceptOf(target: GeoTarget): string {
 }
 
 export function noSample(code: string, target: GeoTarget): CheckResult {
-  const sampled = target.collections.slice(0, 3).map((collection) => quoted(collection.id)).join(', ');
+  const sampled = target.collections.slice(0, SAMPLED_COLLECTIONS).map((collection) => quoted(collection.id)).join(', ');
   const where = target.collections.length === 0 ? 'no collection with geometry found' : target.unusable.length > 0 ? 'no feature with valid geometry (/geo/geojson-response reports it)' : `no feature with geometry in ${sampled}`;
   return { code, verdict: 'skip', summary: `nothing to compare: ${where}`, details: target.unusable, evidence: [] };
 }

@@ -59,7 +59,8 @@ export interface GeoTarget {
 /** Found once per run, shared by the geospatial checks. */
 export const geoTarget = oncePerRun((context): Promise<GeoTarget | undefined> => discover(context));
 
-const SAMPLED_COLLECTIONS = 3;
+/** Collections a sample is looked for in. */
+export const SAMPLED_COLLECTIONS = 3;
 /** Collections judged: a /collections document may list tens of thousands; the rest is named as left out. */
 export const MAX_COLLECTIONS = 200;
 /** CRSs kept of one list: far more than any API supports; the rest is named as left out. */
