@@ -8,26 +8,27 @@ import { expectVerdict, titled, type Expectation } from '../support/lab/verdicts
  * Debian's nginx with TLS and a default reverse proxy. Each check asserts the verdict SPEC.md
  * gives; where adr-check says otherwise the test fails and prints what it said and why.
  */
-type Mode = 'direct' | 'nginx';
+type Mode = 'direct' | 'nginx' | 'unsafe';
 const DEADLINE = 60;
-const apps: LabApp[] = [];
+const apps = new Map<string, LabApp>();
 const reports = new Map<string, JsonReport>();
 
 async function check(framework: Framework, mode: Mode): Promise<void> {
-  const app = mode === 'direct' ? await startAppDirect(framework) : await startAppBehindNginx(framework);
-  apps.push(app);
+  const app = mode === 'nginx' ? await startAppBehindNginx(framework) : await startAppDirect(framework);
+  apps.set(`${framework} ${mode}`, app);
   const tls = app.caCertificate === undefined ? [] : ['--ca', app.caCertificate, '--plain-http-port', String(app.plainPort)];
-  const outcome = await adrCheck(app.baseUrl, [...tls, '--format', 'json', '--timeout', '5000'], { deadline: DEADLINE, killAfterMs: (DEADLINE + 15) * 1000 });
+  const unsafe = mode === 'unsafe' ? ['--unsafe'] : [];
+  const outcome = await adrCheck(app.baseUrl, [...tls, ...unsafe, '--format', 'json', '--timeout', '5000'], { deadline: DEADLINE, killAfterMs: (DEADLINE + 15) * 1000 });
   if (outcome.stdout.trim() === '') throw new Error(`adr-check printed no report (exit ${outcome.code}): ${outcome.stderr}`);
   reports.set(`${framework} ${mode}`, jsonReport(outcome));
 }
 
 beforeAll(async () => {
-  await Promise.all((['express', 'koa'] as const).flatMap((framework) => (['direct', 'nginx'] as const).map((mode) => check(framework, mode))));
+  await Promise.all((['express', 'koa'] as const).flatMap((framework) => (['direct', 'nginx', 'unsafe'] as const).map((mode) => check(framework, mode))));
 }, 120_000);
 
 afterAll(async () => {
-  await Promise.all(apps.map((app) => app.close()));
+  await Promise.all([...apps.values()].map((app) => app.close()));
 });
 
 /** What each framework sends by itself where the team wrote nothing. */
@@ -106,6 +107,24 @@ export function frameworkExpectations(framework: Framework, mode: Mode): Expecta
       },
   ];
 }
+
+describe.each([['express'], ['koa']] as const)('%s with --unsafe', (framework) => {
+  test('/core/http-methods judges the framework\'s answers to undeclared writes', () => {
+    const express = framework === 'express';
+    expectVerdict(reports.get(`${framework} unsafe`) as JsonReport, {
+      code: '/core/http-methods', verdict: 'fail',
+      spec: '"A request method that the target resource does not support gets 405 with an `Allow` response header listing the supported methods."',
+      why: express ? 'Express answers an undeclared POST, PUT or PATCH with its 404.' : "@koa/router's allowedMethods answers an undeclared POST with 405 and Allow (right); TRACE still gets 501.",
+      details: [express ? /^POST \/gebouwen \(undeclared\): 404, expected 405/ : /^TRACE \/gebouwen \(undeclared\): 501, expected 405$/],
+      // A 400 the framework gave to a request it could not parse judges adr-check, not the API.
+      absent: [/: 400, expected 405/, ...(express ? [] : [/^(POST|PUT|PATCH) \/gebouwen/])],
+    });
+  });
+
+  test('every request adr-check sent is well-formed HTTP: Node\'s parser refused none', () => {
+    expect((apps.get(`${framework} unsafe`) as LabApp).clientErrors).toEqual([]);
+  });
+});
 
 describe.each([['express'], ['koa']] as const)('%s', (framework) => {
   describe.each([['direct'], ['nginx']] as const)('%s', (mode) => {

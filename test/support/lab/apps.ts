@@ -116,11 +116,18 @@ export interface LabApp {
   /** The CA to give adr-check (behind nginx) and the plain-HTTP port that redirects. */
   caCertificate?: string;
   plainPort?: number;
+  /** What Node's HTTP parser refused of the requests the app got (its 'clientError'): a malformed request. */
+  clientErrors: string[];
   close(): Promise<void>;
 }
 
-async function listen(framework: Framework): Promise<http.Server> {
+async function listen(framework: Framework, clientErrors: string[]): Promise<http.Server> {
   const server = http.createServer(framework === 'express' ? expressApp() : koaApp());
+  // Node's default answer stays (400 and close); the test also learns what was malformed.
+  server.on('clientError', (error: Error & { code?: string }, socket) => {
+    clientErrors.push(`${error.code ?? 'error'}: ${error.message}`);
+    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
+  });
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   return server;
@@ -133,13 +140,15 @@ const closeServer = (server: http.Server) => new Promise<void>((resolve) => {
 
 /** The app on plain HTTP, as the framework serves it: `app.listen()`. */
 export async function startAppDirect(framework: Framework): Promise<LabApp> {
-  const server = await listen(framework);
-  return { baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, close: () => closeServer(server) };
+  const clientErrors: string[] = [];
+  const server = await listen(framework, clientErrors);
+  return { baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, clientErrors, close: () => closeServer(server) };
 }
 
 /** The app behind Debian's nginx with TLS and a default reverse proxy: `location / { proxy_pass ...; }`. */
 export async function startAppBehindNginx(framework: Framework): Promise<LabApp> {
-  const server = await listen(framework);
+  const clientErrors: string[] = [];
+  const server = await listen(framework, clientErrors);
   const prefix = mkdtempSync(join(tmpdir(), `adr-lab-${framework}-`));
   try {
     const pki = issueLabPki(prefix);
@@ -148,6 +157,7 @@ export async function startAppBehindNginx(framework: Framework): Promise<LabApp>
       baseUrl: `${nginx.origin}/v1`,
       caCertificate: pki.caCertificate,
       plainPort: nginx.plainPort,
+      clientErrors,
       close: async () => {
         await nginx.close();
         await closeServer(server);
