@@ -4,13 +4,15 @@ import { collectionsText, CRS84, deepGeometryCollection, ETRS89, longLineString,
 
 /**
  * adr-check against servers that attack its path matcher and its geospatial checks: each run ends
- * within --deadline + 5 s (tsx's start included), within 512 MB plus the lint's 256 MB, sends
+ * within --deadline + 5 s (tsx's start included), within 512 MB (the lint's 256 MB included; 768 MB
+ * for the run that reads seven 3 MB answers), sends
  * nothing off the target, and gives a clear verdict where the old code stalled, ran out of memory
  * or reported an internal error.
  */
 const DEADLINE = 10;
 const LINT_MEMORY_MB = 256;
-const PEAK_MB = 512 + LINT_MEMORY_MB;
+/** The bound is 512 MB plus the lint's budget; these descriptions are small, so the whole run must fit in 512 MB. */
+const PEAK_MB = 512;
 
 const closers: Array<() => Promise<void>> = [];
 
@@ -25,13 +27,13 @@ async function hostile(server: Promise<HostileServer>): Promise<HostileServer> {
 }
 
 /** adr-check as a user runs it, JSON out; asserts the bounds every scenario shares. */
-async function check(server: HostileServer, extra: string[] = []): Promise<{ outcome: Outcome; report: JsonReport }> {
+async function check(server: HostileServer, extra: string[] = [], peakMb = PEAK_MB): Promise<{ outcome: Outcome; report: JsonReport }> {
   const offTarget = await startOffTarget(server.port);
   closers.push(() => offTarget.close());
   const outcome = await adrCheck(server.baseUrl, ['--format', 'json', '--lint-memory', String(LINT_MEMORY_MB), '--max-body', '6000000', ...extra], { deadline: DEADLINE, killAfterMs: 25_000 });
   expectBounded(outcome, DEADLINE);
   expect(outcome.seconds).toBeLessThan(DEADLINE + 5);
-  expect(outcome.peakMb).toBeLessThan(PEAK_MB);
+  expect(outcome.peakMb).toBeLessThan(peakMb);
   expect(offTarget.requests).toEqual([]);
   expect(outcome.stderr).not.toMatch(/internal error/);
   return { outcome, report: jsonReport(outcome) };
@@ -82,7 +84,8 @@ test.each([
 
 test('11. a LineString of 400,000 positions (3 MB): no spread into a call, compared on its first positions', async () => {
   const server = await hostile(startHostile(oneCollection([CRS84, RD], longLineString(400_000), true)));
-  const { report } = await check(server, ['--unsafe']);
+  // Seven answers of 3 MB, each parsed once: within 512 MB plus the lint's budget.
+  const { report } = await check(server, ['--unsafe'], 512 + LINT_MEMORY_MB);
   expectGeoVerdicts(report);
   expect(result(report, '/geo/geojson-response')).toMatchObject({ verdict: 'pass', summary: 'items are application/geo+json FeatureCollections and Features (7 responses)' });
   expect(result(report, '/geo/crs-query-parameter')?.details[0]).toBe('crs=http://www.opengis.net/def/crs/EPSG/0/28992: 1 lies 465 km from where CRS84 puts it (tolerance 5 m): the coordinates are CRS84, the crs was ignored; first position [5,52]');
