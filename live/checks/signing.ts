@@ -55,7 +55,7 @@ function checkFor(kind: SignatureKind): LiveCheck {
     async run(context: CheckContext): Promise<CheckResult> {
       const paths = context.getPaths.slice(0, MAX_RESPONSES);
       const exchanges = await Promise.all(paths.map((path) => context.send({ method: 'GET', url: `${context.baseUrl}${path}`, keepBody: true, keepRaw: true })));
-      const found: Required<Omit<Outcome, 'verified'>> & { evidence: Evidence[]; verified: number } = { problem: [], unjudged: [], warning: [], note: [], evidence: [], verified: 0 };
+      const found: Findings = { problem: [], unjudged: [], warning: [], note: [], evidence: [], verified: 0 };
       for (const [index, exchange] of exchanges.entries()) {
         const path = paths[index] ?? '';
         if (exchange.status === undefined || exchange.status >= 300 || exchange.bodyBytes === 0) continue;
@@ -73,7 +73,10 @@ function checkFor(kind: SignatureKind): LiveCheck {
   };
 }
 
-function resultOf(kind: SignatureKind, found: Required<Omit<Outcome, 'verified'>> & { evidence: Evidence[]; verified: number }): CheckResult {
+/** What the responses showed together: the messages of each kind, and how many verified. */
+interface Findings { problem: string[]; unjudged: string[]; warning: string[]; note: string[]; evidence: Evidence[]; verified: number }
+
+function resultOf(kind: SignatureKind, found: Findings): CheckResult {
   const { problem, unjudged, warning, note, evidence, verified } = found;
   const details = [...problem, ...unjudged, ...warning, ...note];
   if (problem.length > 0) return { code: kind.code, verdict: 'fail', summary: `${kind.header} is not as the signing module requires`, details, evidence };
@@ -106,23 +109,29 @@ async function judge(context: CheckContext, kind: SignatureKind, path: string, e
   const digest = exchange.headers.digest;
   if (digest === undefined) return problem(`${where} lacks Digest, which ${kind.header} signs`);
   if (exchange.bodyTruncated || exchange.rawBody === undefined) return unjudged(`${where}: the body is larger than --max-body (${exchange.bodyBytes} bytes read), so Digest is not checked: give a larger --max-body`);
-  const digestVerdict = verifyDigest(digest, exchange.rawBody, exchange.headers['content-encoding']);
-  const [mismatch] = digestVerdict.mismatched;
-  if (mismatch !== undefined) return problem(`${where} has Digest: ${mismatch.algorithm}=${mismatch.value}, expected ${mismatch.algorithm}=${mismatch.expected} (the body's)`);
-  if (digestVerdict.matched.length === 0) return unjudged(`${where} has Digest: ${digest}, with no algorithm adr-check computes (${digestVerdict.passedOver.join('; ')}), so the body is not checked against the signed digest: adr-check computes ${COMPUTED_ALGORITHMS.join(', ')}`);
-  const digestNotes = digestVerdict.passedOver.length === 0 ? [] : [`Digest instances not verified: ${digestVerdict.passedOver.join('; ')}`];
-  const data = signedData(jws.header.sigD === undefined ? [] : (asObject(jws.header.sigD).pars as string[]), (name) => exchange.headers[name]);
+  const digestOutcome = judgeDigest(where, digest, exchange.rawBody, exchange.headers['content-encoding']);
+  if (!Array.isArray(digestOutcome)) return digestOutcome;
+  const data = signedData(asArray(asObject(jws.header.sigD).pars), (name) => (Object.hasOwn(exchange.headers, name) ? exchange.headers[name] : undefined));
   if (typeof data !== 'string') return problem(`${where}: ${kind.header} signs ${data.missing}, which the response lacks`);
   const key = keyFor(context, jws);
   if ('missing' in key) return unjudged(`${where}: ${kind.header} is not verified: ${key.missing}`);
   const verified = await verifyDetached(jws, data, key);
   if (verified !== true) return problem(`${where}: ${kind.header} does not verify over "${data.split('\n')[0]}${data.includes('\n') ? ' ...' : ''}" with ${'x5c' in key ? 'the x5c certificate' : 'the --signing-jwks key'}: ${verified}`);
   const x5c = asArray(jws.header.x5c).filter((entry): entry is string => typeof entry === 'string');
-  if (x5c.length === 0) return { verified: true, note: [...digestNotes, `verified with the --signing-jwks key${'jwk' in key && key.jwk.kid !== undefined ? ` ${key.jwk.kid}` : ''}; no x5c, so no certificate judged`] };
+  if (x5c.length === 0) return { verified: true, note: [...digestOutcome, `verified with the --signing-jwks key${'jwk' in key && key.jwk.kid !== undefined ? ` ${key.jwk.kid}` : ''}; no x5c, so no certificate judged`] };
   const trust = await certificateTrust(x5c, context.options.signingCa);
   if (trust.trusted === false) return problem(`${where}: ${trust.summary}`);
   if (trust.unusable !== undefined) return unjudged(`${where}: the trust of ${kind.header} is not judged: ${trust.unusable}. Give a PEM file of the CA certificates`);
-  return { verified: true, note: [...digestNotes, trust.summary] };
+  return { verified: true, note: [...digestOutcome, trust.summary] };
+}
+
+/** Each Digest instance adr-check computes against the body: a failure, not judged, or the notes of what was passed over. */
+function judgeDigest(where: string, digest: string, body: Buffer, contentEncoding: string | undefined): Outcome | string[] {
+  const verdict = verifyDigest(digest, body, contentEncoding);
+  const [mismatch] = verdict.mismatched;
+  if (mismatch !== undefined) return problem(`${where} has Digest: ${mismatch.algorithm}=${mismatch.value}, expected ${mismatch.algorithm}=${mismatch.expected} (the body's)`);
+  if (verdict.matched.length === 0) return unjudged(`${where} has Digest: ${digest}, with no algorithm adr-check computes (${verdict.passedOver.join('; ')}), so the body is not checked against the signed digest: adr-check computes ${COMPUTED_ALGORITHMS.join(', ')}`);
+  return verdict.passedOver.length === 0 ? [] : [`Digest instances not verified: ${verdict.passedOver.join('; ')}`];
 }
 
 /**

@@ -41,12 +41,12 @@ export function parseDetachedJws(value: string): SignatureHeader | string {
 }
 
 /** The data the JAdES HTTP headers mechanism signs: each `pars` header as `name: value`, joined by `\n`. */
-export function signedData(pars: string[], headerValue: (name: string) => string | undefined): string | { missing: string } {
+export function signedData(pars: unknown[], headerValue: (name: string) => string | undefined): string | { missing: string } {
   const lines: string[] = [];
-  for (const name of pars) {
-    const value = headerValue(name.toLowerCase());
+  for (const name of pars.map((entry) => String(entry).toLowerCase())) {
+    const value = headerValue(name);
     if (value === undefined) return { missing: name };
-    lines.push(`${name.toLowerCase()}: ${value}`);
+    lines.push(`${name}: ${value}`);
   }
   return lines.join('\n');
 }
