@@ -68,10 +68,14 @@ async function oauthResults(server: HostileServer, extra: string[] = [`--header`
 const result = (report: Report, code: string) => report.results.find((entry) => entry.code === code);
 
 test('metadata found from the flow URLs; its http endpoints fail; the resource handles tokens as it should', async () => {
-  // This test server speaks plain HTTP, so its metadata names http endpoints: exactly what the profile forbids.
-  const report = await oauthResults(await api([]));
+  // This test server speaks plain HTTP, so its metadata comes over http and names http endpoints: exactly what the profile forbids.
+  const server = await api([]);
+  const report = await oauthResults(server);
   expect(result(report, 'nlgov:oauth-flows')?.verdict).toBe('fail');
-  expect(result(report, 'nlgov:oauth-flows')?.details).toEqual(['issuer', 'authorization_endpoint', 'token_endpoint'].map((name) => expect.stringMatching(new RegExp(`^has ${name} http://127\\.0\\.0\\.1:\\d+/oauth\\S*, expected an https URL$`))));
+  expect(result(report, 'nlgov:oauth-flows')?.details).toEqual([
+    `GET ${server.origin}/.well-known/oauth-authorization-server/oauth came over plain HTTP, expected https: the metadata tells clients where to send credentials and is exchanged over TLS like all information`,
+    ...['issuer', 'authorization_endpoint', 'token_endpoint'].map((name) => expect.stringMatching(new RegExp(`^has ${name} http://127\\.0\\.0\\.1:\\d+/oauth\\S*, expected an https URL$`))),
+  ]);
   expect(result(report, 'nlgov:oauth-no-token-in-query')).toEqual(expect.objectContaining({ verdict: 'pass', summary: 'GET /geheim: 401 Bearer problem+json without a token; the token works in the Authorization header and is refused in the query string' }));
 }, 60000);
 
@@ -88,10 +92,14 @@ test.each<[Fault, string, RegExp]>([
   expect(result(report, code)?.details).toContainEqual(expect.stringMatching(detail));
 }, 60000);
 
-test('--oauth-metadata names the metadata: a profile-conformant server passes', async () => {
+test('--oauth-metadata at no well-known location: whose metadata it is cannot be checked, so it is not judged', async () => {
   const server = await api([]);
   const report = await oauthResults(server, ['--oauth-metadata', `${server.origin}/metadata/good`]);
-  expect(result(report, 'nlgov:oauth-flows')).toEqual(expect.objectContaining({ verdict: 'pass', summary: `https://login.example.nl: code flow only, PKCE S256, private_key_jwt, every endpoint https (${server.origin}/metadata/good)` }));
+  expect(result(report, 'nlgov:oauth-flows')).toEqual(expect.objectContaining({
+    verdict: 'error',
+    summary: 'not judged: the metadata is not at a well-known location, so whose it is cannot be checked',
+    details: [`${server.origin}/metadata/good is not a well-known metadata location (RFC 8414 section 3, OpenID Connect Discovery 4), so the issuer "https://login.example.nl" it names cannot be checked against it (RFC 8414 section 3.3). Give --oauth-metadata the issuer's well-known URL: <issuer>/.well-known/openid-configuration, or /.well-known/oauth-authorization-server followed by the issuer's path`],
+  }));
 }, 60000);
 
 test('an authorization server on another host is not contacted without --oauth-metadata', async () => {

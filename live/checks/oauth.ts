@@ -10,7 +10,15 @@ import { asArray, asObject, entries, isObject, type JsonObject } from '../../lib
  * --oauth-metadata; and the protected resources' answers with and without the token.
  */
 
-interface Metadata { url: string; exchange: Exchange; document?: JsonObject; problem?: string }
+interface Metadata {
+  url: string;
+  exchange: Exchange;
+  document?: JsonObject;
+  /** Why the metadata cannot be used: empty when `document` is there. */
+  problems: string[];
+  /** Not at a well-known location: whether its issuer is right cannot be told, which is not the server's fault. */
+  unverifiable?: boolean;
+}
 
 /** The metadata, or why there is none to judge. Found once per run. */
 export const authorizationServer = oncePerRun((context): Promise<Metadata | string> => discover(context));
@@ -25,7 +33,7 @@ export function usesOAuth(context: CheckContext): boolean {
 
 async function discover(context: CheckContext): Promise<Metadata | string> {
   const given = context.options.oauthMetadata;
-  if (given !== undefined) return fetchMetadata(context, given, undefined);
+  if (given !== undefined) return fetchMetadata(context, given);
   const api = new URL(`${context.baseUrl}/`);
   const endpoints = securitySchemes(context).flatMap((scheme) => (scheme.type === 'openIdConnect'
     ? [{ url: scheme.openIdConnectUrl, direct: true }]
@@ -36,11 +44,11 @@ async function discover(context: CheckContext): Promise<Metadata | string> {
     if (url === undefined) continue;
     // An authorization server elsewhere is the one the description names: its metadata is there, not here.
     if (typeof url === 'string') return url;
-    if (endpoint.direct) return fetchMetadata(context, url.href, undefined);
-    for (const candidate of metadataCandidates(url).filter((each) => !tried.has(each.url))) {
+    if (endpoint.direct) return fetchMetadata(context, url.href);
+    for (const candidate of metadataCandidates(url).filter((each) => !tried.has(each))) {
       if (tried.size >= MAX_METADATA_REQUESTS) break;
-      tried.add(candidate.url);
-      const metadata = await fetchMetadata(context, candidate.url, candidate.issuer);
+      tried.add(candidate);
+      const metadata = await fetchMetadata(context, candidate);
       if (metadata.document !== undefined) return metadata;
     }
   }
@@ -89,28 +97,51 @@ function quoted(value: unknown): string {
 }
 
 /** RFC 8414 and OpenID Connect Discovery locations for every issuer a flow URL's path may sit under (nearest first, at most 3). */
-function metadataCandidates(endpoint: URL): Array<{ url: string; issuer: string }> {
+function metadataCandidates(endpoint: URL): string[] {
   const segments = endpoint.pathname.split('/').filter(Boolean).slice(0, -1);
   const prefixes = segments.map((_, index) => `/${segments.slice(0, segments.length - index).join('/')}`).concat(['']).slice(0, 3);
   return prefixes.flatMap((prefix) => [
-    { url: `${endpoint.origin}/.well-known/oauth-authorization-server${prefix}`, issuer: `${endpoint.origin}${prefix}` },
-    { url: `${endpoint.origin}${prefix}/.well-known/openid-configuration`, issuer: `${endpoint.origin}${prefix}` },
+    `${endpoint.origin}/.well-known/oauth-authorization-server${prefix}`,
+    `${endpoint.origin}${prefix}/.well-known/openid-configuration`,
   ]);
 }
 
-async function fetchMetadata(context: CheckContext, url: string, issuer: string | undefined): Promise<Metadata> {
+const WELL_KNOWN = '/.well-known/';
+
+/**
+ * The issuer identifiers whose metadata lives at `url`: RFC 8414 section 3 inserts the well-known
+ * segment between the issuer's host and path (`/.well-known/oauth-authorization-server/tenant`),
+ * OpenID Connect Discovery 4 appends it to the issuer, any terminating "/" of its path removed
+ * (`/tenant/.well-known/openid-configuration`, issuer `/tenant` or `/tenant/`). Empty when the URL
+ * is no well-known location: its issuer cannot be checked.
+ */
+export function issuersOfMetadataUrl(url: URL): string[] {
+  if (url.search !== '' || url.hash !== '' || url.username !== '' || url.password !== '') return [];
+  const at = url.pathname.indexOf(WELL_KNOWN);
+  if (at < 0) return [];
+  const before = url.pathname.slice(0, at);
+  const [suffix = '', ...path] = url.pathname.slice(at + WELL_KNOWN.length).split('/');
+  if (suffix === '') return [];
+  if (before !== '') return path.length === 0 && suffix === 'openid-configuration' ? [`${url.origin}${before}`, `${url.origin}${before}/`] : [];
+  const inserted = path.length === 0 ? url.origin : `${url.origin}/${path.join('/')}`;
+  return suffix === 'openid-configuration' && path.length === 0 ? [inserted, `${inserted}/`] : [inserted];
+}
+
+async function fetchMetadata(context: CheckContext, url: string): Promise<Metadata> {
   const exchange = await context.send({ method: 'GET', url, anonymous: true, keepBody: true, headers: { accept: 'application/json' } });
-  if (exchange.status !== 200) return { url, exchange, problem: `GET ${url} answered ${describeAnswer(exchange)}` };
+  if (exchange.status !== 200) return { url, exchange, problems: [`GET ${url} answered ${describeAnswer(exchange)}`] };
   let document: unknown;
   try {
     document = JSON.parse(exchange.body);
   } catch {
-    return { url, exchange, problem: `GET ${url} is not JSON: ${describeBody(exchange)}, expected the metadata as a JSON object` };
+    return { url, exchange, problems: [`GET ${url} is not JSON: ${describeBody(exchange)}, expected the metadata as a JSON object`] };
   }
-  if (!isObject(document)) return { url, exchange, problem: `GET ${url} is not a JSON object: ${jsonKind(document)}, expected the metadata as a JSON object` };
-  // RFC 8414 section 3.3: metadata whose issuer is not the one asked about must not be used.
-  if (issuer !== undefined && document.issuer !== issuer) return { url, exchange, problem: `GET ${url} names issuer ${quoted(document.issuer)}, expected ${issuer}` };
-  return { url, exchange, document };
+  if (!isObject(document)) return { url, exchange, problems: [`GET ${url} is not a JSON object: ${jsonKind(document)}, expected the metadata as a JSON object`] };
+  const issuers = issuersOfMetadataUrl(new URL(url));
+  if (issuers.length === 0) return { url, exchange, unverifiable: true, problems: [`${url} is not a well-known metadata location (RFC 8414 section 3, OpenID Connect Discovery 4), so the issuer ${quoted(document.issuer)} it names cannot be checked against it (RFC 8414 section 3.3)`] };
+  // RFC 8414 section 3.3: metadata whose issuer is not the one its location was made from MUST NOT be used.
+  if (typeof document.issuer !== 'string' || !issuers.includes(document.issuer)) return { url, exchange, problems: [`GET ${url} names issuer ${quoted(document.issuer)}, expected ${issuers[0]}: RFC 8414 section 3.3 forbids using metadata whose issuer is not the one its well-known URL was made from. Serve it at its own issuer's well-known URL, or name that issuer`, ...transportProblems(url)] };
+  return { url, exchange, document, problems: [] };
 }
 
 /** A body that is not what was expected, described (its type and size), never shown: it can be anything. */
@@ -121,23 +152,51 @@ function describeBody(exchange: Exchange): string {
 
 const strings = (value: unknown) => asArray(value).filter((item): item is string => typeof item === 'string');
 
-/** What the profile forbids or requires in the metadata. */
+/** The members RFC 8414 section 2 gives a default: what metadata that leaves them out says. */
+const RFC8414_DEFAULTS = {
+  grant_types_supported: ['authorization_code', 'implicit'],
+  token_endpoint_auth_methods_supported: ['client_secret_basic'],
+} as const;
+
+/**
+ * A member as RFC 8414 reads it: its strings, or, when left out, the default section 2 gives it
+ * (`defaulted` says which; an explicit value that is not an array counts as empty).
+ */
+function member(document: JsonObject, name: keyof typeof RFC8414_DEFAULTS): { values: string[]; defaulted: boolean } {
+  if (document[name] === undefined) return { values: [...RFC8414_DEFAULTS[name]], defaulted: true };
+  return { values: strings(document[name]), defaulted: false };
+}
+
+const listed = (values: readonly string[]) => (values.length === 0 ? '(none)' : JSON.stringify(values));
+
+/** What the profile forbids or requires in the metadata, read with RFC 8414's defaults. */
 function metadataProblems(document: JsonObject): string[] {
   const problems: string[] = [];
+  if (!Array.isArray(document.response_types_supported)) problems.push(`lacks response_types_supported, which RFC 8414 section 2 requires: found ${jsonKind(document.response_types_supported)}. List ["code"]`);
   const responseTypes = strings(document.response_types_supported);
   const withToken = responseTypes.filter((type) => type.split(' ').includes('token'));
   if (withToken.length > 0) problems.push(`response_types_supported has ${withToken.map((type) => JSON.stringify(type)).join(', ')}: the implicit flow, which the profile forbids; offer "code" only`);
-  const grants = strings(document.grant_types_supported);
-  for (const grant of ['implicit', 'password']) if (grants.includes(grant)) problems.push(`grant_types_supported has ${grant}, which the profile forbids; remove it`);
+  const grants = member(document, 'grant_types_supported');
+  if (grants.defaulted) problems.push(`lacks grant_types_supported, so RFC 8414 section 2's default ${listed(grants.values)} holds: the implicit grant, which the profile forbids. List the grants, without implicit`);
+  else for (const grant of ['implicit', 'password']) if (grants.values.includes(grant)) problems.push(`grant_types_supported has ${grant}, which the profile forbids; remove it`);
   const pkce = strings(document.code_challenge_methods_supported);
   if (pkce.length === 0) problems.push('lacks code_challenge_methods_supported: the profile requires PKCE with S256; advertise ["S256"]');
   else if (!pkce.includes('S256')) problems.push(`has code_challenge_methods_supported ${JSON.stringify(pkce)}, expected S256 among them (plain alone is not enough)`);
-  const authMethods = strings(document.token_endpoint_auth_methods_supported);
-  if (!authMethods.includes('private_key_jwt')) problems.push(`has token_endpoint_auth_methods_supported ${authMethods.length === 0 ? '(none)' : JSON.stringify(authMethods)}, expected private_key_jwt among them`);
+  const authMethods = member(document, 'token_endpoint_auth_methods_supported');
+  if (!authMethods.values.includes('private_key_jwt')) {
+    problems.push(authMethods.defaulted
+      ? `lacks token_endpoint_auth_methods_supported, so RFC 8414 section 2's default ${listed(authMethods.values)} holds, expected private_key_jwt among them`
+      : `has token_endpoint_auth_methods_supported ${listed(authMethods.values)}, expected private_key_jwt among them`);
+  }
   for (const [name, value] of Object.entries(document)) {
     if ((name === 'issuer' || name.endsWith('_endpoint') || name === 'jwks_uri') && typeof value === 'string' && !value.startsWith('https://')) problems.push(`has ${name} ${shown(value)}, expected an https URL`);
   }
   return problems;
+}
+
+/** SPEC, Transport 1: "All information is exchanged over TLS, everywhere and always"; the metadata too. */
+function transportProblems(url: string): string[] {
+  return url.startsWith('https://') ? [] : [`GET ${url} came over plain HTTP, expected https: the metadata tells clients where to send credentials and is exchanged over TLS like all information`];
 }
 
 export const oauthFlows: LiveCheck = {
@@ -146,12 +205,14 @@ export const oauthFlows: LiveCheck = {
   async run(context: CheckContext): Promise<CheckResult> {
     const metadata = await authorizationServer(context);
     if (typeof metadata === 'string') return { code: this.code, verdict: 'skip', summary: `not judged: ${metadata}`, details: [], evidence: [] };
+    const evidence = [evidenceOf(metadata.exchange, ['Content-Type'])];
+    if (metadata.unverifiable) return { code: this.code, verdict: 'error', summary: 'not judged: the metadata is not at a well-known location, so whose it is cannot be checked', details: [`${metadata.problems.join('; ')}. Give --oauth-metadata the issuer's well-known URL: <issuer>/.well-known/openid-configuration, or /.well-known/oauth-authorization-server followed by the issuer's path`], evidence };
     if (metadata.document === undefined) {
       if (metadata.exchange.status === undefined) return noAnswerResult(this.code, [`GET ${metadata.url}: no answer (${metadata.exchange.error ?? 'unknown'})`]);
-      return { code: this.code, verdict: 'fail', summary: 'the authorization server metadata is not usable', details: [metadata.problem ?? ''], evidence: [evidenceOf(metadata.exchange, ['Content-Type'])] };
+      return { code: this.code, verdict: 'fail', summary: 'the authorization server metadata is not usable', details: metadata.problems, evidence };
     }
-    const problems = metadataProblems(metadata.document);
-    if (problems.length > 0) return { code: this.code, verdict: 'fail', summary: `the authorization server at ${shown(metadata.document.issuer)} is not as the NL GOV OAuth profile requires`, details: problems, evidence: [evidenceOf(metadata.exchange, ['Content-Type'])] };
+    const problems = [...transportProblems(metadata.url), ...metadataProblems(metadata.document)];
+    if (problems.length > 0) return { code: this.code, verdict: 'fail', summary: `the authorization server at ${shown(metadata.document.issuer)} is not as the NL GOV OAuth profile requires`, details: problems, evidence };
     return { code: this.code, verdict: 'pass', summary: `${shown(metadata.document.issuer)}: code flow only, PKCE S256, private_key_jwt, every endpoint https (${metadata.url})`, details: [], evidence: [] };
   },
 };
@@ -209,19 +270,110 @@ function absentValue(parameter: JsonObject | undefined, run: string): string {
   return `adr-check-absent-${run}`;
 }
 
+const challengeOf = (exchange: Exchange) => exchange.headers['www-authenticate'] ?? '';
+
 /**
- * Refused: 401, or 400 with the bearer challenge's invalid_request (RFC 6750 3.1). Any other answer,
- * a 400 from validating the request body included, means the token got the request past the check.
+ * Refused as RFC 6750 section 3.1 has a resource refuse a request without a usable token: 401, or
+ * 400 with the Bearer challenge's invalid_request.
  */
-function refusesToken(exchange: Exchange): boolean {
+function refusedAsRfc6750Says(exchange: Exchange): boolean {
   if (exchange.status === 401) return true;
-  return exchange.status === 400 && /^Bearer\b.*invalid_request/i.test(exchange.headers['www-authenticate'] ?? '');
+  return exchange.status === 400 && /^Bearer\b.*invalid_request/i.test(challengeOf(exchange));
 }
 
 function bearerToken(context: CheckContext): string | undefined {
   const header = context.client.options.headers.authorization;
   const match = /^Bearer\s+(\S+)$/i.exec(header ?? '');
   return match?.[1];
+}
+
+/** What a part of the check found: a FAIL, a WARN, a note (not judged), or a phrase for the summary. */
+interface Findings { problems: string[]; warnings: string[]; notes: string[]; said: string[]; evidence: Evidence[] }
+
+/**
+ * The answer without a token. RFC 6750 section 3 (and RFC 9110 11.6.1 for a 401) requires the
+ * Bearer challenge; SPEC's "Error responses SHOULD use the media type application/problem+json"
+ * makes its type a WARN at most.
+ */
+function judgeAnonymous(label: string, anonymous: Exchange, found: Findings): void {
+  const challenge = anonymous.headers['www-authenticate'];
+  const type = anonymous.headers['content-type'];
+  if (anonymous.status !== 401) found.problems.push(`${label} without a token answers ${describeAnswer(anonymous)}, expected 401`);
+  else if (!/^Bearer\b/i.test(challenge ?? '')) found.problems.push(`${label} without a token: the 401 ${challenge === undefined ? 'lacks WWW-Authenticate' : `has WWW-Authenticate: ${challenge}`}, expected Bearer`);
+  else {
+    const problemJson = /^application\/problem\+json/i.test(type ?? '');
+    if (!problemJson) found.warnings.push(`${label} without a token: the 401 has Content-Type: ${type ?? '(none)'}, expected application/problem+json (SPEC: error responses SHOULD use it); its Bearer challenge is right`);
+    found.said.push(`401 Bearer${problemJson ? ' problem+json' : ''} without a token`);
+  }
+  if (found.problems.length + found.warnings.length > 0) found.evidence.push(evidenceOf(anonymous, ['WWW-Authenticate', 'Content-Type']));
+}
+
+/** How the resource took the token in the Authorization header. */
+type HeaderOutcome = 'honoured' | 'read-not-granted' | 'invalid' | 'refused' | 'no-answer';
+
+/**
+ * The token in the Authorization header, which SPEC says a resource MUST accept. A 401 with
+ * error="invalid_token" says the token itself is bad (RFC 6750 section 3.1): the user's to fix,
+ * not the API's. A 403 says it was read and lacks the rights (insufficient_scope).
+ */
+function judgeHeader(label: string, authorized: Exchange, found: Findings): HeaderOutcome {
+  const challenge = challengeOf(authorized);
+  if (authorized.status === undefined) {
+    found.problems.push(`${label} with the given token: no answer (${authorized.error ?? 'unknown'})`);
+    return 'no-answer';
+  }
+  if (authorized.status === 401 && /\berror\s*=\s*"?invalid_token\b/i.test(challenge)) {
+    found.notes.push(`with a token not judged: the given token is refused as invalid (401, WWW-Authenticate: ${challenge}), as RFC 6750 section 3.1 has it for an expired or unknown token; give a valid one with --header "Authorization: Bearer <token>"`);
+    return 'invalid';
+  }
+  if (authorized.status === 401) {
+    found.problems.push(`${label} with the given token in the Authorization header answers 401${challenge === '' ? '' : ` (WWW-Authenticate: ${challenge})`}: the token is not accepted there, where a protected resource MUST accept it (an invalid token gets error="invalid_token", RFC 6750 section 3.1)`);
+    found.evidence.push(evidenceOf(authorized, ['WWW-Authenticate']));
+    return 'refused';
+  }
+  if (authorized.status === 403) {
+    found.said.push(`the token in the Authorization header is read but does not grant access (403${challenge === '' ? '' : `, ${challenge}`})`);
+    return 'read-not-granted';
+  }
+  found.said.push('the token works in the Authorization header');
+  return 'honoured';
+}
+
+/**
+ * The same token in ?access_token=, which SPEC says a protected resource MUST NOT accept. Accepted:
+ * a success, or the answer the token got in the header where the header got past the token check.
+ * Refused: anything else where the header got past it, or a 401 (or RFC 6750's 400 invalid_request)
+ * in any case. Refused with another status is still refused: a WARN says what RFC 6750 would send.
+ */
+function judgeQuery(label: string, inQuery: Exchange, authorized: Exchange, header: HeaderOutcome, found: Findings): void {
+  const answer = describeAnswer(inQuery);
+  const evidence = () => found.evidence.push(evidenceOf(inQuery, ['WWW-Authenticate', 'Content-Type']));
+  if (inQuery.status === undefined) {
+    found.notes.push(`the token in ?access_token= not judged: no answer (${inQuery.error ?? 'unknown'})`);
+    return;
+  }
+  const accepted = inQuery.status < 400 || (header === 'honoured' && inQuery.status === authorized.status);
+  if (accepted) {
+    found.problems.push(`${label} with the token in ?access_token= answers ${answer}: a token in the query string must be refused (401)`);
+    evidence();
+    return;
+  }
+  if (refusedAsRfc6750Says(inQuery)) {
+    found.said.push(`is refused in the query string${inQuery.status === 401 ? '' : ` (${inQuery.status} invalid_request)`}`);
+    return;
+  }
+  if (header !== 'honoured') {
+    found.notes.push(`the token in ?access_token= not judged: it answers ${answer}, and the token in the Authorization header was not let through either${header === 'read-not-granted' ? ' (403)' : ''}, so whether the query token is read cannot be told; give a token that grants access`);
+    return;
+  }
+  found.said.push(`is refused in the query string (${inQuery.status})`);
+  found.warnings.push(`${label} with the token in ?access_token= answers ${answer}: refused, as SPEC requires, but RFC 6750 section 3.1 answers a request without a usable token 401 with a Bearer challenge (or 400 with error="invalid_request"); answer it so`);
+  evidence();
+}
+
+function summaryOf(label: string, found: Findings): string {
+  const [anonymous, ...token] = found.said;
+  return `${label}: ${[anonymous, token.join(' and ')].filter((part) => part !== undefined && part !== '').join('; ')}`;
 }
 
 export const oauthNoTokenInQuery: LiveCheck = {
@@ -238,27 +390,23 @@ export const oauthNoTokenInQuery: LiveCheck = {
       if (present.status === undefined) return noAnswerResult(this.code, [`GET ${pathLabel(operation.path)}, before the DELETE: no answer (${present.error ?? 'unknown'})`]);
       if (present.status < 400) return { code: this.code, verdict: 'skip', summary: `not judged: GET ${pathLabel(operation.path)} answered ${describeAnswer(present)} for a resource made up by adr-check, so it may exist: no DELETE is sent there`, details: [], evidence: [evidenceOf(present)] };
     }
-    const problems: string[] = [];
-    const evidence: Evidence[] = [];
+    const found: Findings = { problems: [], warnings: [], notes: [], said: [], evidence: [] };
     const anonymous = await context.send({ method: operation.method, url, anonymous: true, ...body });
     if (anonymous.status === undefined) return noAnswerResult(this.code, [`${label} without a token: no answer (${anonymous.error ?? 'unknown'})`]);
-    if (anonymous.status !== 401) problems.push(`${label} without a token answers ${describeAnswer(anonymous)}, expected 401`);
-    else {
-      if (!/^Bearer\b/i.test(anonymous.headers['www-authenticate'] ?? '')) problems.push(`${label} without a token: the 401 ${anonymous.headers['www-authenticate'] === undefined ? 'lacks WWW-Authenticate' : `has WWW-Authenticate: ${anonymous.headers['www-authenticate']}`}, expected Bearer`);
-      if (!/^application\/problem\+json/i.test(anonymous.headers['content-type'] ?? '')) problems.push(`${label} without a token: the 401 has Content-Type: ${anonymous.headers['content-type'] ?? '(none)'}, expected application/problem+json`);
-    }
-    if (problems.length > 0) evidence.push(evidenceOf(anonymous, ['WWW-Authenticate', 'Content-Type']));
+    judgeAnonymous(label, anonymous, found);
     const token = bearerToken(context);
-    const notes: string[] = [];
-    if (token === undefined) notes.push('with a token not tested: give --header "Authorization: Bearer <token>"');
+    if (token === undefined) found.notes.push('with a token not tested: give --header "Authorization: Bearer <token>"');
     else {
       const authorized = await context.send({ method: operation.method, url, ...body });
-      if (authorized.status === 401 || authorized.status === undefined) problems.push(`${label} with the given token answers ${describeAnswer(authorized)}: the token is not accepted`);
-      const inQuery = await context.send({ method: operation.method, url: `${url}${url.includes('?') ? '&' : '?'}access_token=${encodeURIComponent(token)}`, anonymous: true, ...body });
-      if (!refusesToken(inQuery)) { problems.push(`${label} with the token in ?access_token= answers ${describeAnswer(inQuery)}: a token in the query string must be refused (401)`); evidence.push(evidenceOf(inQuery, ['WWW-Authenticate'])); }
+      const header = judgeHeader(label, authorized, found);
+      if (header !== 'invalid') {
+        const inQuery = await context.send({ method: operation.method, url: `${url}${url.includes('?') ? '&' : '?'}access_token=${encodeURIComponent(token)}`, anonymous: true, ...body });
+        judgeQuery(label, inQuery, authorized, header, found);
+      }
     }
-    if (problems.length > 0) return { code: this.code, verdict: 'fail', summary: 'the protected resource does not handle tokens as the profile requires', details: [...problems, ...notes], evidence };
-    return { code: this.code, verdict: 'pass', summary: `${label}: 401 Bearer problem+json without a token${token === undefined ? '' : '; the token works in the Authorization header and is refused in the query string'}`, details: notes, evidence: [] };
+    const details = [...found.problems, ...found.warnings, ...found.notes];
+    if (found.problems.length > 0) return { code: this.code, verdict: 'fail', summary: 'the protected resource does not handle tokens as the profile requires', details, evidence: found.evidence };
+    if (found.warnings.length > 0) return { code: this.code, verdict: 'warn', summary: `${summaryOf(label, found)}; not as RFC 6750 and SPEC recommend`, details, evidence: found.evidence };
+    return { code: this.code, verdict: 'pass', summary: summaryOf(label, found), details, evidence: [] };
   },
 };
-
