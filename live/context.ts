@@ -31,6 +31,8 @@ export interface CheckContext {
   /** `https://host/v1`, without a trailing slash. */
   baseUrl: string;
   description?: JsonObject;
+  /** Where the description was found when not at /openapi.json (the landing page's service-desc link). */
+  descriptionFoundAt?: string;
   /** Size of the description's text, for work that must stay bounded on this thread. */
   descriptionBytes: number;
   /** Concrete paths (relative to the base) with a GET operation. */
@@ -114,7 +116,7 @@ function refused(spec: RequestSpec, reason: string): Exchange {
 }
 
 /** What the run keeps of an exchange for the checks that judge every response: no whole bodies. */
-function headOf(exchange: Exchange): Exchange {
+export function headOf(exchange: Exchange): Exchange {
   const { rawBody: _raw, ...rest } = exchange;
   return exchange.body.length <= EXCERPT_BYTES ? rest : { ...rest, body: exchange.body.slice(0, EXCERPT_BYTES) };
 }

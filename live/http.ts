@@ -136,7 +136,9 @@ export class HttpClient {
       try {
         request = transport.request(url, {
           method: spec.method,
-          headers: { 'user-agent': 'adr-check', ...requestHeaders },
+          // `*/*` as curl sends it: without an Accept some servers (MapServer) answer HTML. A body is
+          // always framed: Node adds Content-Length only for the methods that usually carry one.
+          headers: { 'user-agent': 'adr-check', accept: '*/*', ...requestHeaders, ...(spec.body === undefined ? {} : { 'content-length': String(Buffer.byteLength(spec.body)) }) },
           ca: this.options.ca,
           rejectUnauthorized: !this.options.insecure,
           agent: false,

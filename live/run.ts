@@ -3,7 +3,7 @@ import { resolve as resolvePath } from 'node:path';
 import { asArray, asObject, isObject, type JsonObject } from '../lib/json.js';
 import { isUnderBase } from '../lib/url-scope.js';
 import { HttpClient, type ClientOptions, type Exchange } from './http.js';
-import { concreteGetPaths, createContext, type CheckContext, type CheckOptions, type LiveCheck } from './context.js';
+import { concreteGetPaths, createContext, oncePerRun, type CheckContext, type CheckOptions, type LiveCheck } from './context.js';
 import { LIVE_CHECKS } from './registry.js';
 import { geoTarget } from './geo/discover.js';
 import { lintInWorker, type LintOutcome, type ReferenceFetcher } from './lint/run-lint.js';
@@ -52,12 +52,14 @@ export async function runChecks(baseUrl: string, options: RunOptions): Promise<R
   if (linked !== undefined) {
     described = linked;
     context.description = openApiDescription(linked);
+    context.descriptionFoundAt = linked.url;
   }
   context.descriptionBytes = described.bodyBytes;
   // The description's `/` is the base URL itself, '' here: it is probed once.
-  context.getPaths = await step('finding the paths to probe', () => [...new Set(['', ...concreteGetPaths(context.description, options.extraPaths)])], ['']);
+  // The base URL is probed as a resource only where the description declares `/` (or there is no description).
+  context.getPaths = await step('finding the paths to probe', () => concreteGetPaths(context.description, options.extraPaths), []);
   // Without a description the API still says where its resources are: the landing page's links.
-  if (context.description === undefined) context.getPaths = await step('reading the landing page\'s links', async () => [...new Set([...context.getPaths, ...linkedPaths(context.baseUrl, await context.get(''))])], context.getPaths);
+  if (context.description === undefined) context.getPaths = await step('reading the landing page\'s links', async () => [...new Set(['', ...context.getPaths, ...linkedPaths(context.baseUrl, await landingPage(context))])], ['', ...context.getPaths]);
   // The lint runs on its own thread within the run's deadline: the live verdicts never wait on it.
   const linting: Promise<LintOutcome | undefined> = context.description === undefined
     ? Promise.resolve(undefined)
@@ -171,12 +173,15 @@ function moduleLabel(codes: string[]): string {
   return codes.length > 1 && prefix !== undefined && codes.every((code) => code.startsWith(prefix)) ? `the ${prefix}* checks` : codes.join(', ');
 }
 
+/** The landing page as JSON, asked for once: without an Accept some servers (MapServer) answer HTML. */
+const landingPage = oncePerRun((context) => context.send({ method: 'GET', url: context.baseUrl, headers: { accept: 'application/json' } }));
+
 /**
  * The description a landing page links to with rel `service-desc` (OGC API Common), JSON types
  * first: fetched without credentials, only on the API's origin, used only when it is one.
  */
 async function serviceDescription(context: CheckContext): Promise<Exchange | undefined> {
-  const landing = await context.get('');
+  const landing = await landingPage(context);
   const links = linksOf(landing).filter((link) => link.rel === 'service-desc' && typeof link.href === 'string');
   links.sort((a, b) => Number(/json/i.test(String(b.type ?? ''))) - Number(/json/i.test(String(a.type ?? ''))));
   for (const link of links.slice(0, 2)) {

@@ -37,7 +37,12 @@ export const cors: LiveCheck = {
     const unansweredLines = unanswered.map((exchange) => `${exchange.method} ${new URL(exchange.url).pathname}: no answer (${exchange.error ?? 'unknown'})`);
     if (verdict === 'fail' || verdict === 'warn') return { code: this.code, verdict, summary: 'CORS does not follow an allowlist', details: [...details, ...unansweredLines, ...notes], evidence };
     if (unanswered.length > 0) return noAnswerResult(this.code, unansweredLines, evidence);
-    return { code: this.code, verdict: 'pass', summary: 'CORS follows an allowlist: a foreign Origin is refused on GET and on a preflight', details: notes, evidence: [] };
+    // An API that sends no CORS header at all allows no other origin: right, but it has no allowlist to speak of.
+    const anyCors = [foreign, foreignPreflight].some((exchange) => Object.keys(exchange.headers).some((name) => name.startsWith('access-control-')));
+    const summary = anyCors
+      ? 'CORS follows an allowlist: a foreign Origin is refused on GET and on a preflight'
+      : `no CORS headers on ${label}: a foreign Origin is not allowed on GET nor on a preflight`;
+    return { code: this.code, verdict: 'pass', summary, details: notes, evidence: [] };
   },
 };
 

@@ -10,7 +10,8 @@ export const publishOpenapi: LiveCheck = {
   async run(context: CheckContext): Promise<CheckResult> {
     const json = await context.send({ method: 'GET', url: `${context.baseUrl}/openapi.json`, anonymous: true, keepBody: true });
     if (json.status === undefined) return noAnswerResult(this.code, [`GET /openapi.json: no answer (${json.error ?? 'unknown'})`], [evidenceOf(json)]);
-    const problems = json.status === 200 ? documentProblems(json, context.description) : [`/openapi.json answered ${describeAnswer(json)} without credentials, expected 200`];
+    const elsewhere = context.descriptionFoundAt === undefined ? [] : [`the description is published at ${context.descriptionFoundAt} (the landing page's service-desc link): serve it at /openapi.json too`];
+    const problems = json.status === 200 ? documentProblems(json, context.description) : [`/openapi.json answered ${describeAnswer(json)} without credentials, expected 200`, ...elsewhere];
     const deciding = ['content-type', 'access-control-allow-origin'];
     const evidence = [evidenceOf(json, deciding, undefined, problems.length > 0)];
     const yaml = await context.send({ method: 'GET', url: `${context.baseUrl}/openapi.yaml`, anonymous: true, keepBody: true });

@@ -1,6 +1,6 @@
 import { asArray, asObject, isObject, type JsonObject } from '../../lib/json.js';
 import { isGeospatial } from '../../lib/geo.js';
-import { oncePerRun, type CheckContext } from '../context.js';
+import { headOf, oncePerRun, type CheckContext } from '../context.js';
 import type { Exchange } from '../http.js';
 import { CRS84, envelopeOf, toCrs84, type Envelope, type Position } from './crs.js';
 import { firstGeometry, geometryOf, geometryProblem, identityOf, itemsOf, parseJson, positionsOf } from './geojson.js';
@@ -314,7 +314,8 @@ export async function getGeometry(context: CheckContext, style: GeoTarget['style
   const body = exchange.status === 200 ? parseJson(exchange.body) : undefined;
   if (exchange.status === 200) {
     const expectedCrs = query.crs ?? CRS84;
-    geometryResponses(context).push({ exchange, expectedCrs, kind: style === 'plain' ? 'plain' : kind, selection: kind === 'items', facts: factsOf(body, expectedCrs) });
+    // Kept for the run: the head and an excerpt, the facts read from the body; never the body itself.
+    geometryResponses(context).push({ exchange: headOf(exchange), expectedCrs, kind: style === 'plain' ? 'plain' : kind, selection: kind === 'items', facts: factsOf(body, expectedCrs) });
   }
   return { exchange, body };
 }

@@ -26,7 +26,8 @@ export function gradeSummary(result: ProbeResult, grade: TlsGrade): string {
   const cost = `${result.connections} connections in ${result.durationMs} ms`;
   // Nothing enumerated is nothing graded: it must not read as meeting the guidelines.
   if (protocols.length === 0) return `the enumeration found no protocol accepted (${cost})`;
-  return `${GRADE_WORDS[grade.verdict]} (${protocols.join(', ')}; ${cost})`;
+  // The protocols are what was enumerated, not the offending items: said so, so they cannot read as the insufficient ones.
+  return `${GRADE_WORDS[grade.verdict]} (enumerated over ${protocols.join(', ')}; ${cost})`;
 }
 
 function protocolTable(result: ProbeResult): ReportTable {
