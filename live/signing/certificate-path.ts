@@ -66,7 +66,7 @@ export async function certificateTrust(x5c: string[], caPem: string | undefined,
   if (signer === undefined) return { summary: 'x5c is empty', trusted: false };
   const described = `x5c: ${nameOf(signer)}, issued by ${signer.issuer.replace(/\n/g, ', ')}, valid until ${signer.validTo}`;
   const signerDates = outOfDate(signer, now);
-  if (signerDates !== undefined) return { summary: `the signing certificate ${nameOf(signer)} (x5c) ${signerDates}: a signature made with it today does not count (RFC 5280 section 6.1.3)`, trusted: false };
+  if (signerDates !== undefined) return { summary: `the signing certificate ${nameOf(signer)} (x5c) ${signerDates}: a signature made with it today does not count (RFC 5280 section 6.1.3). Sign with a certificate valid today`, trusted: false };
   if (caPem === undefined) return { summary: `${described}; trust not judged (give --signing-ca)` };
   const anchors = pemCertificates(caPem);
   if (anchors.length === 0) return { summary: described, unusable: '--signing-ca holds no PEM certificate (-----BEGIN CERTIFICATE-----)' };
@@ -87,6 +87,6 @@ export async function certificateTrust(x5c: string[], caPem: string | undefined,
   if (result.result) return { summary: `${described}; issued under the --signing-ca ${anchorOf(result.certificatePath, trusted, anchors)}`, trusted: true };
   // PKI.js's code 8: a certificate on the path it found is out of its dates; name which one.
   const stale = result.resultCode !== DATES_OUT_OF_RANGE ? undefined : [...chain.slice(1), ...anchors.map((der) => new X509Certificate(der))].map((certificate) => ({ certificate, dates: outOfDate(certificate, now) })).find((entry) => entry.dates !== undefined);
-  if (stale !== undefined) return { summary: `${described}; the path to the --signing-ca goes through ${nameOf(stale.certificate)}, which ${stale.dates ?? ''}`, trusted: false };
+  if (stale !== undefined) return { summary: `${described}; the path to the --signing-ca goes through ${nameOf(stale.certificate)}, which ${stale.dates ?? ''}: the signature does not count until that certificate is renewed`, trusted: false };
   return { summary: `${described}; NOT issued under the --signing-ca ${namesOf(anchors)} (no path from x5c to a certificate of that file: ${result.resultMessage ?? 'no reason given'})`, trusted: false };
 }
