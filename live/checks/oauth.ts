@@ -352,9 +352,10 @@ function judgeQuery(label: string, inQuery: Exchange, authorized: Exchange, head
     found.notes.push(`the token in ?access_token= not judged: no answer (${inQuery.error ?? 'unknown'})`);
     return;
   }
-  const accepted = inQuery.status < 400 || (header === 'honoured' && inQuery.status === authorized.status);
-  if (accepted) {
-    found.problems.push(`${label} with the token in ?access_token= answers ${answer}: a token in the query string must be refused (401)`);
+  const granted = inQuery.status < 400;
+  const asInHeader = !granted && header === 'honoured' && inQuery.status === authorized.status;
+  if (granted || asInHeader) {
+    found.problems.push(`${label} with the token in ?access_token= answers ${answer}${asInHeader ? ', as with the token in the Authorization header' : ''}: the token is accepted in the query string, where a protected resource MUST NOT accept it. Ignore ?access_token= (a request without a token: 401 with the Bearer challenge)`);
     evidence();
     return;
   }
