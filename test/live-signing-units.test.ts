@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { certificateTrust } from '../live/signing/certificate-path.js';
 import { headerDeclaration, responseFor, throughReferences } from '../live/signing/declared-header.js';
 import { verifyDigest } from '../live/signing/digest.js';
 
@@ -56,5 +58,19 @@ describe('declared response headers, through $ref', () => {
     expect(throughReferences(description, { $ref: 'https://example.nl/responses.json#/Signed' })).toEqual({});
     expect(throughReferences(description, { $ref: '#/components/responses/Absent' })).toEqual({});
     expect(headerDeclaration(description, responseFor(description, { responses: { 200: { $ref: '#/components/responses/Loop' } } }, 200), 'Payload-Signature')).toBe('undeclared');
+  });
+});
+
+describe('certificate trust on what the server and the user give', () => {
+  const vector = JSON.parse(Buffer.from(readFileSync('test/fixtures/signing/payload-signature.txt', 'utf8').split('.')[0] ?? '', 'base64url').toString('utf8')) as { x5c: string[] };
+  const [signer = ''] = vector.x5c;
+
+  test('a --signing-ca without a certificate is not judged, and says so', async () => {
+    expect(await certificateTrust([signer], 'not a PEM file')).toEqual({ summary: expect.stringMatching(/^x5c: CN=nlgov-adr test vector signer, /), unusable: '--signing-ca holds no PEM certificate (-----BEGIN CERTIFICATE-----)' });
+  });
+
+  test('an x5c of 11 certificates fails before any is parsed; one that is no certificate fails', async () => {
+    expect(await certificateTrust(Array.from({ length: 11 }, () => 'AAAA'), undefined)).toEqual({ summary: 'x5c holds 11 certificates: adr-check builds a path through at most 10', trusted: false });
+    expect(await certificateTrust(['AAAA'], undefined)).toEqual({ summary: expect.stringMatching(/^x5c is not a certificate: /), trusted: false });
   });
 });
