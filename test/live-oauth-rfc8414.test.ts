@@ -1,4 +1,4 @@
-import { issuersOfMetadataUrl } from '../live/checks/oauth.js';
+import { isIssuerOf, issuersOfMetadataUrl } from '../live/checks/oauth.js';
 import { adrCheck, expectBounded, jsonReport } from './support/adr-check-process.js';
 import { startHostile, type HostileServer } from './support/hostile-servers.js';
 import { oauthApi, TOKEN } from './support/hostile-output.js';
@@ -27,6 +27,19 @@ test.each<[string, string[]]>([
   ['https://as.example/tenant/.well-known/openid-configuration/more', []],
 ])('the metadata at %s is the metadata of %j', (url, issuers) => {
   expect(issuersOfMetadataUrl(new URL(url))).toEqual(issuers);
+});
+
+test.each<[string, string, boolean]>([
+  ['https://as.example/.well-known/openid-configuration', 'https://as.example', true],
+  // The same server spelled otherwise: the host's case and a default port are not part of its identity.
+  ['https://as.example/.well-known/openid-configuration', 'https://AS.example:443', true],
+  ['https://as.example/.well-known/oauth-authorization-server/t', 'https://As.Example/t', true],
+  ['https://as.example/.well-known/oauth-authorization-server/t', 'https://as.example/T', false],
+  ['https://as.example/.well-known/oauth-authorization-server/t', 'https://as.example:8443/t', false],
+  ['https://as.example/.well-known/oauth-authorization-server/t', 'https://as.example/t?x', false],
+  ['https://as.example/.well-known/openid-configuration', 'https://evil.example', false],
+])('metadata at %s naming issuer %s: used %s', (url, issuer, used) => {
+  expect(isIssuerOf(issuer, issuersOfMetadataUrl(new URL(url)))).toBe(used);
 });
 
 const PROFILE = { response_types_supported: ['code'], grant_types_supported: ['authorization_code'], code_challenge_methods_supported: ['S256'], token_endpoint_auth_methods_supported: ['private_key_jwt'] };

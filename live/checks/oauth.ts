@@ -127,6 +127,22 @@ export function issuersOfMetadataUrl(url: URL): string[] {
   return suffix === 'openid-configuration' && path.length === 0 ? [inserted, `${inserted}/`] : [inserted];
 }
 
+/**
+ * Whether `issuer` is one of `issuers`, which come from a parsed URL: the same string, or the same
+ * once its scheme and host are lowercased and a default port dropped (what URL parsing does to the
+ * URL it was fetched from), so that no spelling of one server fails against itself.
+ */
+export function isIssuerOf(issuer: unknown, issuers: string[]): boolean {
+  if (typeof issuer !== 'string') return false;
+  if (issuers.includes(issuer)) return true;
+  try {
+    const url = new URL(issuer);
+    return issuers.includes(`${url.origin}${url.pathname === '/' && !issuer.endsWith('/') ? '' : url.pathname}${url.search}${url.hash}`);
+  } catch {
+    return false;
+  }
+}
+
 async function fetchMetadata(context: CheckContext, url: string): Promise<Metadata> {
   const exchange = await context.send({ method: 'GET', url, anonymous: true, keepBody: true, headers: { accept: 'application/json' } });
   if (exchange.status !== 200) return { url, exchange, problems: [`GET ${url} answered ${describeAnswer(exchange)}`] };
@@ -140,7 +156,7 @@ async function fetchMetadata(context: CheckContext, url: string): Promise<Metada
   const issuers = issuersOfMetadataUrl(new URL(url));
   if (issuers.length === 0) return { url, exchange, unverifiable: true, problems: [`${url} is not a well-known metadata location (RFC 8414 section 3, OpenID Connect Discovery 4), so the issuer ${quoted(document.issuer)} it names cannot be checked against it (RFC 8414 section 3.3)`] };
   // RFC 8414 section 3.3: metadata whose issuer is not the one its location was made from MUST NOT be used.
-  if (typeof document.issuer !== 'string' || !issuers.includes(document.issuer)) return { url, exchange, problems: [`GET ${url} names issuer ${quoted(document.issuer)}, expected ${issuers[0]}: RFC 8414 section 3.3 forbids using metadata whose issuer is not the one its well-known URL was made from. Serve it at its own issuer's well-known URL, or name that issuer`, ...transportProblems(url)] };
+  if (!isIssuerOf(document.issuer, issuers)) return { url, exchange, problems: [`GET ${url} names issuer ${quoted(document.issuer)}, expected ${issuers[0]}: RFC 8414 section 3.3 forbids using metadata whose issuer is not the one its well-known URL was made from. Serve it at its own issuer's well-known URL, or name that issuer`, ...transportProblems(url)] };
   return { url, exchange, document, problems: [] };
 }
 
