@@ -289,12 +289,21 @@ function absentValue(parameter: JsonObject | undefined, run: string): string {
 const challengeOf = (exchange: Exchange) => exchange.headers['www-authenticate'] ?? '';
 
 /**
+ * Whether a WWW-Authenticate value (several fields arrive joined with ", ") has a Bearer challenge
+ * among its challenges: RFC 9110 11.6.1 lets a 401 offer several (`DPoP …, Bearer …`). Quoted
+ * strings are left out first, so that a parameter value never reads as a scheme.
+ */
+export function hasBearerChallenge(value: string): boolean {
+  return /(?:^|,)\s*Bearer(?:\s|,|$)/i.test(value.replace(/"(?:[^"\\]|\\.)*"/g, '""'));
+}
+
+/**
  * Refused as RFC 6750 section 3.1 has a resource refuse a request without a usable token: 401, or
  * 400 with the Bearer challenge's invalid_request.
  */
 function refusedAsRfc6750Says(exchange: Exchange): boolean {
   if (exchange.status === 401) return true;
-  return exchange.status === 400 && /^Bearer\b.*invalid_request/i.test(challengeOf(exchange));
+  return exchange.status === 400 && hasBearerChallenge(challengeOf(exchange)) && /\berror\s*=\s*"?invalid_request\b/i.test(challengeOf(exchange));
 }
 
 function bearerToken(context: CheckContext): string | undefined {
@@ -315,7 +324,7 @@ function judgeAnonymous(label: string, anonymous: Exchange, found: Findings): vo
   const challenge = anonymous.headers['www-authenticate'];
   const type = anonymous.headers['content-type'];
   if (anonymous.status !== 401) found.problems.push(`${label} without a token answers ${describeAnswer(anonymous)}, expected 401`);
-  else if (!/^Bearer\b/i.test(challenge ?? '')) found.problems.push(`${label} without a token: the 401 ${challenge === undefined ? 'lacks WWW-Authenticate' : `has WWW-Authenticate: ${challenge}`}, expected Bearer`);
+  else if (!hasBearerChallenge(challenge ?? '')) found.problems.push(`${label} without a token: the 401 ${challenge === undefined ? 'lacks WWW-Authenticate' : `has WWW-Authenticate: ${challenge}`}, expected Bearer`);
   else {
     const problemJson = /^application\/problem\+json/i.test(type ?? '');
     if (!problemJson) found.warnings.push(`${label} without a token: the 401 has Content-Type: ${type ?? '(none)'}, expected application/problem+json (SPEC: error responses SHOULD use it); its Bearer challenge is right`);
