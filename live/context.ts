@@ -4,7 +4,7 @@ import type { CheckResult } from './report.js';
 import { asArray, asObject, entries, isObject, valueAt, type JsonObject } from '../lib/json.js';
 import { matchPathKey } from '../lib/path-template.js';
 import { isUnderBase } from '../lib/url-scope.js';
-import { safeDecode } from '../lib/uri.js';
+import { detachedPrefix, safeDecode } from '../lib/uri.js';
 
 export interface CheckOptions {
   unsafe: boolean;
@@ -118,7 +118,7 @@ function refused(spec: RequestSpec, reason: string): Exchange {
 /** What the run keeps of an exchange for the checks that judge every response: no whole bodies. */
 export function headOf(exchange: Exchange): Exchange {
   const { rawBody: _raw, ...rest } = exchange;
-  return exchange.body.length <= EXCERPT_BYTES ? rest : { ...rest, body: exchange.body.slice(0, EXCERPT_BYTES) };
+  return exchange.body.length <= EXCERPT_BYTES ? rest : { ...rest, body: detachedPrefix(exchange.body, EXCERPT_BYTES) };
 }
 
 /**

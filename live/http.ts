@@ -73,14 +73,16 @@ export interface Exchange {
  * and follows redirects by default. It never follows redirects and bounds everything.
  */
 export class HttpClient {
-  private active = 0;
-  private readonly waiting: Array<() => void> = [];
+  private readonly requests: Semaphore;
+  /** Whole bodies (up to --max-body each) in flight at once: memory is this times --max-body, not --concurrency times. */
+  private readonly wholeBodies = new Semaphore(WHOLE_BODIES_AT_ONCE);
   private sent = 0;
   /** One address per host name for the whole run (no DNS rebinding between requests). */
   readonly resolver: PinnedResolver;
 
   constructor(readonly options: ClientOptions) {
     this.resolver = new PinnedResolver(options.dnsServer);
+    this.requests = new Semaphore(options.concurrency);
   }
 
   get requestCount(): number {
@@ -92,25 +94,16 @@ export class HttpClient {
     if (this.sent >= this.options.maxRequests) return failed(spec, requestHeaders, `request budget of ${this.options.maxRequests} used up`);
     if (Date.now() >= this.options.deadline) return failed(spec, requestHeaders, 'overall deadline passed');
     this.sent += 1;
-    await this.acquire();
+    const whole = spec.keepBody === true || spec.keepRaw === true;
+    // Always in this order (whole bodies, then requests), so that two requests never wait on each other.
+    if (whole) await this.wholeBodies.acquire();
+    await this.requests.acquire();
     try {
       return await this.perform(spec, requestHeaders);
     } finally {
-      this.release();
+      this.requests.release();
+      if (whole) this.wholeBodies.release();
     }
-  }
-
-  private acquire(): Promise<void> {
-    if (this.active < this.options.concurrency) {
-      this.active += 1;
-      return Promise.resolve();
-    }
-    return new Promise((resolve) => this.waiting.push(() => { this.active += 1; resolve(); }));
-  }
-
-  private release(): void {
-    this.active -= 1;
-    this.waiting.shift()?.();
   }
 
   private perform(spec: RequestSpec, requestHeaders: Record<string, string>): Promise<Exchange> {
@@ -171,6 +164,29 @@ export class HttpClient {
       if (spec.body !== undefined) request.write(spec.body);
       request.end();
     });
+  }
+}
+
+const WHOLE_BODIES_AT_ONCE = 2;
+
+/** At most `limit` holders at once; the others wait in order. */
+class Semaphore {
+  private active = 0;
+  private readonly waiting: Array<() => void> = [];
+
+  constructor(private readonly limit: number) {}
+
+  acquire(): Promise<void> {
+    if (this.active < this.limit) {
+      this.active += 1;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => this.waiting.push(() => { this.active += 1; resolve(); }));
+  }
+
+  release(): void {
+    this.active -= 1;
+    this.waiting.shift()?.();
   }
 }
 

@@ -1,3 +1,4 @@
+import { detachedPrefix } from '../lib/uri.js';
 import type { Finding } from '../lib/lint.js';
 import type { Exchange } from './http.js';
 
@@ -96,7 +97,7 @@ export function evidenceOf(exchange: Exchange, decidingHeaders: string[] = [], n
     status: exchange.status,
     headers,
     ...(note === undefined ? {} : { note }),
-    ...(withBody && exchange.body !== '' ? { bodyExcerpt: exchange.body.slice(0, RAW_BODY_EXCERPT) } : {}),
+    ...(withBody && exchange.body !== '' ? { bodyExcerpt: detachedPrefix(exchange.body, RAW_BODY_EXCERPT) } : {}),
     ...(exchange.bodyTruncated ? { bodyTruncatedAt: exchange.bodyBytes } : {}),
     ...(exchange.error === undefined ? {} : { error: exchange.error }),
   };

@@ -97,3 +97,18 @@ describe('11. a strange description is never the end of the run', () => {
     expect(server.requests.some((request) => request.url.startsWith('/v1/items/'))).toBe(false);
   }, 40000);
 });
+
+describe('8. memory follows what the report needs, not how much geometry the checks read', () => {
+  test('25 answers of 6 MB of polygon: every check judges, the peak stays within 512 MB plus the lint budget', async () => {
+    const { fatGeometryServer } = await import('./support/hostile-run.js');
+    const server = await kept(startHostile(fatGeometryServer({ pageBytes: 6_000_000, pages: 5, collections: 3 })));
+    const outcome = await adrCheck(server.baseUrl, ['--format', 'json', '--max-body', '8000000', '--lint-memory', '256'], { deadline: 20 });
+    expectBounded(outcome, 20);
+    expect(outcome.peakMb).toBeLessThan(512 + 256);
+    expect(outcome.stderr).toBe('');
+    const report = jsonReport(outcome);
+    expect(report.results.filter((result) => result.verdict === 'error')).toEqual([]);
+    // The geometry was read: every geospatial response judged, 25 of them.
+    expect(report.results.find((result) => result.code === '/geo/geojson-response')?.summary).toMatch(/\(2\d responses\)$/);
+  }, 60000);
+});
