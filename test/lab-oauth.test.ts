@@ -146,6 +146,17 @@ export const LAB_CASES: LabCase[] = [
     ],
   },
   {
+    name: 'the mock with an issuer that ends in "/" (its shouldIssuerUrlBeSuffixedWithATralingSlash option, as Auth0 issuers are) behind a proxy that makes its metadata the profile\'s',
+    server: { ...PROFILE_BEHIND_PROXY, issuerWithSlash: true }, resource: CONFORMANT_RESOURCE, token: 'valid',
+    expect: (server) => [
+      {
+        code: FLOWS, verdict: 'pass', spec: 'OpenID Connect Discovery 4 and RFC 8414 3.1: a terminating "/" of the issuer is removed before the well-known segment is added, so this metadata is the issuer\'s',
+        details: [new RegExp(`^${escape(server.issuer)}: code flow only, PKCE S256, private_key_jwt, every endpoint https`), /^https:\/\/127\.0\.0\.1:\d+\/: /],
+      },
+      resourcePasses,
+    ],
+  },
+  {
     name: 'a conformant resource server given an expired token (item 11)',
     server: PROFILE_BEHIND_PROXY, resource: CONFORMANT_RESOURCE, token: 'expired',
     expect: (server) => [

@@ -14,14 +14,14 @@ afterAll(async () => {
 });
 
 test.each<[string, string[]]>([
-  // RFC 8414 section 3: the well-known segment goes between the host and the issuer's path.
-  ['https://as.example/.well-known/oauth-authorization-server', ['https://as.example']],
-  ['https://as.example/.well-known/oauth-authorization-server/tenant/1', ['https://as.example/tenant/1']],
+  // RFC 8414 section 3.1: the well-known segment goes between the host and the issuer's path, a terminating "/" removed first.
+  ['https://as.example/.well-known/oauth-authorization-server', ['https://as.example', 'https://as.example/']],
+  ['https://as.example/.well-known/oauth-authorization-server/tenant/1', ['https://as.example/tenant/1', 'https://as.example/tenant/1/']],
   // OpenID Connect Discovery 4: appended to the issuer, a terminating "/" of its path removed first.
   ['https://as.example/tenant/.well-known/openid-configuration', ['https://as.example/tenant', 'https://as.example/tenant/']],
   ['https://as.example/.well-known/openid-configuration', ['https://as.example', 'https://as.example/']],
   // RFC 8414 section 5: openid-configuration inserted the RFC 8414 way.
-  ['https://as.example/.well-known/openid-configuration/tenant', ['https://as.example/tenant']],
+  ['https://as.example/.well-known/openid-configuration/tenant', ['https://as.example/tenant', 'https://as.example/tenant/']],
   ['https://as.example/metadata.json', []],
   ['https://as.example/.well-known/openid-configuration?tenant=1', []],
   ['https://as.example/tenant/.well-known/openid-configuration/more', []],

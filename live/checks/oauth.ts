@@ -109,11 +109,11 @@ function metadataCandidates(endpoint: URL): string[] {
 const WELL_KNOWN = '/.well-known/';
 
 /**
- * The issuer identifiers whose metadata lives at `url`: RFC 8414 section 3 inserts the well-known
+ * The issuer identifiers whose metadata lives at `url`: RFC 8414 section 3.1 inserts the well-known
  * segment between the issuer's host and path (`/.well-known/oauth-authorization-server/tenant`),
- * OpenID Connect Discovery 4 appends it to the issuer, any terminating "/" of its path removed
- * (`/tenant/.well-known/openid-configuration`, issuer `/tenant` or `/tenant/`). Empty when the URL
- * is no well-known location: its issuer cannot be checked.
+ * OpenID Connect Discovery 4 appends it to the issuer (`/tenant/.well-known/openid-configuration`);
+ * both remove a terminating "/" of the issuer first, so `/tenant` and `/tenant/` both fit. Empty
+ * when the URL is no well-known location: its issuer cannot be checked.
  */
 export function issuersOfMetadataUrl(url: URL): string[] {
   if (url.search !== '' || url.hash !== '' || url.username !== '' || url.password !== '') return [];
@@ -121,10 +121,9 @@ export function issuersOfMetadataUrl(url: URL): string[] {
   if (at < 0) return [];
   const before = url.pathname.slice(0, at);
   const [suffix = '', ...path] = url.pathname.slice(at + WELL_KNOWN.length).split('/');
-  if (suffix === '') return [];
-  if (before !== '') return path.length === 0 && suffix === 'openid-configuration' ? [`${url.origin}${before}`, `${url.origin}${before}/`] : [];
-  const inserted = path.length === 0 ? url.origin : `${url.origin}/${path.join('/')}`;
-  return suffix === 'openid-configuration' && path.length === 0 ? [inserted, `${inserted}/`] : [inserted];
+  if (suffix === '' || (before !== '' && (path.length > 0 || suffix !== 'openid-configuration'))) return [];
+  const issuer = `${url.origin}${before}${path.length === 0 ? '' : `/${path.join('/')}`}`;
+  return [issuer, `${issuer}/`];
 }
 
 /**

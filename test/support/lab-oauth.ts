@@ -62,6 +62,8 @@ export interface MockSetup {
   issuerAt: 'proxy' | 'mock';
   /** What the proxy changes in the metadata it passes on. */
   rewrite?: (metadata: Json) => Json;
+  /** The mock's `shouldIssuerUrlBeSuffixedWithATralingSlash` option: an issuer ending in "/", as Auth0's do. */
+  issuerWithSlash?: boolean;
 }
 
 /** The mock's own metadata (token_endpoint_auth_methods_supported ["none"], password and client_credentials grants) made what the NL GOV profile asks. */
@@ -104,7 +106,7 @@ async function startProxy(pki: LabPki, scheme: 'https' | 'http', target: string,
 
 /** oauth2-mock-server over TLS with the lab's certificate, as `setup` puts it behind a proxy or not. */
 export async function startAuthorizationServer(pki: LabPki, setup: MockSetup): Promise<AuthorizationServer> {
-  const mock = new OAuth2Server(pki.leafKey, pki.leafCertificate);
+  const mock = new OAuth2Server(pki.leafKey, pki.leafCertificate, setup.issuerWithSlash === true ? { shouldIssuerUrlBeSuffixedWithATralingSlash: true } : undefined);
   await mock.issuer.keys.generate('RS256');
   await mock.start(0, '127.0.0.1');
   const mockOrigin = `https://127.0.0.1:${mock.address().port}`;
