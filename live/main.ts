@@ -41,8 +41,10 @@ options:
   --max-body <bytes>       bytes read of one body at most (default 5000000)
   --concurrency <n>        requests at once (default 8)
   --lint-memory <mb>       heap of the static lint (default ${DEFAULT_LINT_MEMORY_MB})
-  --signing-jwks <file>    verify signatures with these keys (a JWK Set) instead of the x5c certificate
-  --signing-ca <file>      judge the trust of signing certificates: they must be issued under this CA (PEM)
+  --signing-jwks <file>    verify signatures with these keys (a JWK Set) instead of the x5c
+                           certificate (needed where signatures carry no x5c)
+  --signing-ca <file>      judge the trust of signing certificates: a path from x5c to any
+                           certificate of this PEM file
   --oauth-metadata <url>   the authorization server's metadata (RFC 8414), also on another host
   -h, --help               this text
   --version                the version of nlgov-adr

@@ -69,7 +69,7 @@ export async function runChecks(baseUrl: string, options: RunOptions): Promise<R
   for (const [index, check] of checks.entries()) {
     options.onProgress?.({ check: check.code, index, total: checks.length, requests: client.requestCount });
     const result = await runGuarded(check, context);
-    results.push(check.code.startsWith('/geo/') ? { ...result, docs: `docs/live/${check.code.slice(1).replace(/\//g, '-')}.md` } : result);
+    results.push(withDocs(result));
   }
   const lint = await linting;
   const firstAnswer = context.exchanges.find((exchange) => exchange.status !== undefined);
@@ -233,6 +233,14 @@ export function linkedPaths(baseUrl: string, landing: Exchange): string[] {
     if (path !== '' && !path.startsWith('/openapi.')) paths.push(path);
   }
   return [...new Set(paths)].slice(0, MAX_LINKED_PATHS);
+}
+
+/** The page that says what a check requests and compares, where it has one of its own. */
+function withDocs(result: CheckResult): CheckResult {
+  if (result.code.startsWith('/geo/')) return { ...result, docs: `docs/live/${result.code.slice(1).replace(/\//g, '-')}.md` };
+  if (result.code.startsWith('/signing/')) return { ...result, docs: 'docs/live/signing.md' };
+  if (result.code.startsWith('nlgov:oauth-')) return { ...result, docs: 'docs/live/oauth.md' };
+  return result;
 }
 
 /** A step of the run (not a check) that throws: an internal error named in the report, and `fallback` to go on with. */
