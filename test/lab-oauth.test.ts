@@ -13,7 +13,7 @@ import {
  * The OAuth lab (issue 23): oauth2-mock-server from npm as the authorization server, as shipped
  * and behind a thin proxy that sets each case; a resource server written with Express 5 that
  * validates its tokens. Each case asserts the verdict the SPEC sentence or, where SPEC is silent,
- * the RFC 8414 or RFC 6750 sentence gives (docs/live/tested-implementations-oauth.md has the same
+ * the RFC 8414 or RFC 6750 sentence gives (docs/live/tested-implementations.md, "OAuth", has the same
  * table); where adr-check says otherwise the test prints what it said and why.
  */
 const DEADLINE = 40;

@@ -3,7 +3,7 @@ import type { JsonReport } from '../adr-check-process.js';
 /**
  * The lab's expectations: per implementation, per check, the verdict that is right under SPEC.md,
  * the SPEC sentence it rests on and, where the implementation breaks a rule, which and why. The
- * tests assert them and docs/live/tested-implementations-core-geo.md shows the same tables.
+ * tests assert them and docs/live/tested-implementations.md ("Core and geospatial") shows the same tables.
  */
 export type Verdict = 'pass' | 'fail' | 'warn' | 'skip';
 
