@@ -112,3 +112,23 @@ describe('8. memory follows what the report needs, not how much geometry the che
     expect(report.results.find((result) => result.code === '/geo/geojson-response')?.summary).toMatch(/\(2\d responses\)$/);
   }, 60000);
 });
+
+describe('2. a path key that a servlet container reads as climbing out of the base', () => {
+  test('/..;/admin/users (Tomcat, Jetty drop ;params before dot segments) is never requested, with or without --unsafe', async () => {
+    const reached: string[] = [];
+    const paths = { '/..;/admin/users': GET_ONLY_PATH, '/..;x=1/admin/users': GET_ONLY_PATH, '/%2e%2e;/admin/users': GET_ONLY_PATH, '/items': GET_ONLY_PATH };
+    const server = await kept(startHostile(servingDescription(JSON.stringify(description({ paths })), (request, response) => {
+      // As a servlet container reads the path: ;params dropped from each segment, then dot segments resolved.
+      const read = new URL((request.url ?? '/').split('/').map((segment) => decodeURIComponent(segment).split(';')[0]).join('/'), 'http://x').pathname;
+      if (!read.startsWith('/v1/')) reached.push(`${request.method} ${read} ${request.headers.authorization ?? ''}`.trim());
+      response.writeHead(200, { 'content-type': 'application/json', 'api-version': '1.0.0' }).end('[]');
+    })));
+    for (const extra of [[], ['--unsafe']]) {
+      const outcome = await adrCheck(server.baseUrl, ['--format', 'json', '--header', 'Authorization: Bearer servlet-secret', ...extra]);
+      expectBounded(outcome);
+    }
+    expect(reached.filter((line) => line.includes('/admin'))).toEqual([]);
+  }, 60000);
+});
+
+const GET_ONLY_PATH = { get: { responses: { 200: { description: 'ok' } } } };
