@@ -132,3 +132,21 @@ describe('2. a path key that a servlet container reads as climbing out of the ba
 });
 
 const GET_ONLY_PATH = { get: { responses: { 200: { description: 'ok' } } } };
+
+describe('1. --unsafe deletes nothing a lenient router reads as an existing feature', () => {
+  test.each([
+    ['blanks, controls and invisible characters', ['f1%20', 'f1%00', 'f1%C2%A0'], false],
+    ['punctuation, double encoding, fullwidth letters', ['f1.', 'f1%2520', 'F%EF%BC%91'], false],
+    ['numbers as parseInt reads them', ['01', '1abc', '001'], true],
+  ] as const)('%s', async (_what, disguises, numeric) => {
+    const { lenientFeatureServer } = await import('./support/hostile-run.js');
+    const lab = lenientFeatureServer([...disguises], numeric);
+    const server = await kept(startHostile(lab.handler));
+    const outcome = await adrCheck(server.baseUrl, ['--format', 'json', '--unsafe']);
+    expectBounded(outcome);
+    expect(lab.deleted).toEqual([]);
+    const check = jsonReport(outcome).results.find((result) => result.code === '/geo/content-crs-request-header');
+    expect(check?.verdict).toBe('fail');
+    expect(check?.details.some((detail) => /^\d Locations? not deleted, as adr-check cannot prove it created what/.test(detail))).toBe(true);
+  }, 60000);
+});

@@ -53,6 +53,8 @@ interface Existing {
   urls: Map<string, string>;
   /** Every identifier value of those features, lower case, with the feature's identity. */
   identifiers: Map<string, string>;
+  /** The letters and digits of each identifier and of each URL's last segment, with the feature's identity: what a lenient router may still match. */
+  skeletons: Map<string, string>;
   /** The listing reached its end and named each feature: a URL not among them named nothing before the POST. */
   complete: boolean;
 }
@@ -150,7 +152,7 @@ class FeatureWriter {
   private readonly existing: Existing;
 
   constructor(private readonly context: CheckContext, private readonly target: GeoTarget, private readonly write: WriteTarget, private readonly sample: GeoSample) {
-    this.existing = { urls: new Map(), identifiers: new Map(), complete: false };
+    this.existing = { urls: new Map(), identifiers: new Map(), skeletons: new Map(), complete: false };
     this.remember(sample.item, sample.identity, sample.url);
     // A plain sample's URL is its collection's: that names the collection, not the sample.
     const sampleKey = resourceKey(sample.url);
@@ -197,8 +199,14 @@ class FeatureWriter {
     for (const url of [self, id]) {
       const key = url === undefined ? undefined : resourceKey(url);
       if (key !== undefined) this.existing.urls.set(key, identity);
+      if (key !== undefined) this.existing.skeletons.set(skeletonOf(key.slice(key.lastIndexOf('/') + 1)), identity);
     }
-    for (const value of identifiersOf(item)) this.existing.identifiers.set(value.toLowerCase(), identity);
+    for (const value of identifiersOf(item)) {
+      this.existing.identifiers.set(canonicalSegment(value), identity);
+      this.existing.skeletons.set(skeletonOf(value), identity);
+      const number = leadingNumber(canonicalSegment(value));
+      if (number !== undefined && number === canonicalSegment(value).replace(/^0+(?=\d)/, '')) this.existing.identifiers.set(number, identity);
+    }
   }
 
   /**
@@ -301,7 +309,7 @@ class FeatureWriter {
   private async unusedIdentifier(original: unknown, absentBefore: Set<string>): Promise<unknown> {
     for (let round = 0; round < MAX_IDENTIFIER_TRIES; round += 1) {
       const candidate = freshIdentifier(original);
-      if (this.existing.identifiers.has(String(candidate).toLowerCase())) continue;
+      if (this.existing.identifiers.has(canonicalSegment(String(candidate)))) continue;
       const url = itemUrl(this.write.collection.itemsUrl, String(candidate));
       if (!isUnderBase(this.context.baseUrl, url)) return candidate;
       const before = await this.context.send({ method: 'GET', url, headers: { accept: 'application/json' } });
@@ -430,7 +438,12 @@ class FeatureWriter {
     // `f1.json` may be f1 in another format.
     const bare = key.replace(/\.[a-z0-9]{1,10}$/, '');
     const last = (candidate: string) => candidate.slice(candidate.lastIndexOf('/') + 1);
-    const owner = this.existing.urls.get(key) ?? this.existing.urls.get(bare) ?? this.existing.identifiers.get(last(key)) ?? this.existing.identifiers.get(last(bare));
+    const number = leadingNumber(last(key));
+    const owner = this.existing.urls.get(key) ?? this.existing.urls.get(bare) ?? this.existing.identifiers.get(last(key)) ?? this.existing.identifiers.get(last(bare))
+      // A router that reads the number at the start of the segment finds feature 1 for `01` or `1abc`.
+      ?? (number === undefined ? undefined : this.existing.identifiers.get(number) ?? this.existing.urls.get(`${key.slice(0, key.lastIndexOf('/') + 1)}${number}`))
+      // What is left of a name without its punctuation (`f1.`, `f1~`, `f-1`): a router that trims or folds may still find f1.
+      ?? this.existing.skeletons.get(skeletonOf(last(bare))) ?? this.existing.skeletons.get(skeletonOf(last(key)));
     if (owner !== undefined) return owner === this.sample.identity ? `${owner} itself` : `${owner}, listed before the POST`;
     const others = this.attempts.filter((other) => other !== attempt && other.location !== undefined && resourceKey(other.location) === key);
     return others.length > 0 ? 'another copy too' : undefined;
@@ -438,8 +451,8 @@ class FeatureWriter {
 
   /** An identifier of a feature known before the POST in what the Location reads back, which the copy did not carry. */
   private foreignIdentifier(attempt: Created): string | undefined {
-    const sent = new Set(attempt.sent.map((value) => value.toLowerCase()));
-    const found = identifiersOf(attempt.read?.body).map((value) => value.toLowerCase()).find((value) => !sent.has(value) && this.existing.identifiers.has(value));
+    const sent = new Set(attempt.sent.map(canonicalSegment));
+    const found = identifiersOf(attempt.read?.body).map(canonicalSegment).find((value) => !sent.has(value) && this.existing.identifiers.has(value));
     return found === undefined ? undefined : `${this.existing.identifiers.get(found) ?? found} (identifier ${found})`;
   }
 
@@ -529,14 +542,36 @@ function resourceKey(url: string): string | undefined {
   const segments: string[] = [];
   for (const raw of parsed.pathname.split(/[/\\]/)) {
     // Matrix parameters (`f1;v=2`), which many servers strip, are left out like the query.
-    let segment = raw;
-    for (let round = 0; round < 3; round += 1) segment = safeDecode(segment);
-    segment = (segment.split(';')[0] ?? '').toLowerCase();
+    const segment = canonicalSegment(raw);
     if (segment === '' || segment === '.') continue;
     if (segment === '..') segments.pop();
     else segments.push(segment);
   }
   return `${parsed.origin}/${segments.join('/')}`;
+}
+
+/**
+ * A path segment or identifier as the most lenient server would compare it: decoded (up to three
+ * times), its matrix parameters dropped, in compatibility form (fullwidth letters), without blanks,
+ * controls or invisible characters (a database that ignores trailing blanks finds `f1` for `f1%20`),
+ * lower-cased.
+ */
+function canonicalSegment(raw: string): string {
+  let segment = raw;
+  for (let round = 0; round < 3; round += 1) segment = safeDecode(segment);
+  return (segment.split(';')[0] ?? '').normalize('NFKC').replace(/[\p{White_Space}\p{Cc}\p{Cf}]/gu, '').toLowerCase();
+}
+
+/** A name's letters and digits alone, canonical: `f1.`, `F1~` and `f-1` all come to `f1`. */
+function skeletonOf(name: string): string {
+  const skeleton = canonicalSegment(name).replace(/[^\p{L}\p{N}]/gu, '');
+  return skeleton === '' ? `(${canonicalSegment(name)})` : skeleton;
+}
+
+/** The number a `parseInt` router reads from a segment (`01`, `1abc` are 1), when it starts with digits. */
+function leadingNumber(segment: string): string | undefined {
+  const digits = /^\d+/.exec(segment)?.[0];
+  return digits === undefined ? undefined : String(Number.parseInt(digits, 10));
 }
 
 /** An identifier no resource has yet, in the shape of the sample's: its last digits replaced (a BAG number stays 16 digits), else a suffix. */

@@ -41,3 +41,55 @@ function fatFeature(bytes: number): (id: string) => string {
   const geometry = `{"type":"Polygon","coordinates":[[${ring.join(',')}]]}`;
   return (id) => `{"type":"Feature","id":"${id}","geometry":${geometry},"properties":{"name":"fat"}}`;
 }
+
+/**
+ * An OGC API Features server (POST and DELETE declared) whose router is lenient as real ones are:
+ * an id is found after decoding, trimming blanks, dots and tildes, compatibility folding and lower
+ * casing, and a numeric id as parseInt reads it. Every POST stores nothing and answers 201 with a
+ * Location that names an existing feature in one of `disguises`; a GET of a feature echoes the id
+ * as requested. `deleted` lists what a DELETE removed: adr-check must never remove anything here.
+ */
+export function lenientFeatureServer(disguises: string[], numeric = false): { handler: ReturnType<typeof servingDescription>; deleted: string[] } {
+  const CRS84 = 'http://www.opengis.net/def/crs/OGC/1.3/CRS84';
+  const ETRS89 = 'http://www.opengis.net/def/crs/EPSG/0/4258';
+  const items = '/v1/collections/gebouwen/items';
+  const ids = numeric ? ['1', '2', '3'] : ['f1', 'f2', 'f3'];
+  const features = new Map(ids.map((id, index) => [id, { type: 'Feature', id: numeric ? Number(id) : id, geometry: { type: 'Point', coordinates: [5.121 + index / 1000, 52.09] }, properties: { naam: `gebouw ${index + 1}` } }]));
+  const deleted: string[] = [];
+  const ok = { responses: { 200: { description: 'ok' } } };
+  const paths = {
+    '/collections': { get: ok },
+    '/collections/{collectionId}/items': { parameters: [{ name: 'collectionId', in: 'path', required: true, schema: { type: 'string', enum: ['gebouwen'] } }], get: ok, post: { requestBody: { content: { 'application/geo+json': { schema: { type: 'object' } } } }, responses: { 201: { description: 'created' } } } },
+    '/collections/{collectionId}/items/{featureId}': { parameters: [{ name: 'collectionId', in: 'path', required: true, schema: { type: 'string' } }, { name: 'featureId', in: 'path', required: true, schema: { type: 'string' } }], get: ok, delete: { responses: { 204: { description: 'deleted' } } } },
+  };
+  const lenient = (segment: string): string => {
+    const folded = decodeURIComponent(decodeURIComponent(segment)).normalize('NFKC').replace(/[\s.~\u0000]+$/u, '').toLowerCase();
+    return numeric ? String(Number.parseInt(folded, 10)) : folded;
+  };
+  let posts = 0;
+  const handler = servingDescription(JSON.stringify(description({ paths })), (request, response) => {
+    const path = new URL(request.url ?? '/', 'http://x').pathname;
+    const send = (status: number, body: unknown, headers: Record<string, string> = {}) => response.writeHead(status, { 'content-type': 'application/geo+json', 'content-crs': `<${CRS84}>`, 'api-version': '1.0.0', ...headers }).end(JSON.stringify(body));
+    if (path === '/v1') return send(200, { links: [] });
+    if (path === '/v1/collections') return send(200, { collections: [{ id: 'gebouwen', itemType: 'feature', crs: [CRS84, ETRS89], storageCrs: CRS84, links: [{ rel: 'items', type: 'application/geo+json', href: items }] }] });
+    if (path === items && request.method === 'GET') return send(200, { type: 'FeatureCollection', numberMatched: features.size, numberReturned: features.size, features: [...features.values()] });
+    if (path === items && request.method === 'POST') {
+      posts += 1;
+      return send(201, {}, { location: `${items}/${disguises[(posts - 1) % disguises.length] ?? ''}` });
+    }
+    if (path.startsWith(`${items}/`)) {
+      const segment = path.slice(items.length + 1);
+      const id = lenient(segment);
+      const found = features.get(id);
+      if (found === undefined) return send(404, { status: 404 });
+      if (request.method === 'DELETE') {
+        features.delete(id);
+        deleted.push(id);
+        return void response.writeHead(204).end();
+      }
+      return send(200, { ...found, id: decodeURIComponent(segment) });
+    }
+    send(404, { status: 404 });
+  });
+  return { handler, deleted };
+}
