@@ -150,3 +150,16 @@ describe('1. --unsafe deletes nothing a lenient router reads as an existing feat
     expect(check?.details.some((detail) => /^\d Locations? not deleted, as adr-check cannot prove it created what/.test(detail))).toBe(true);
   }, 60000);
 });
+
+test('11. a sample feature nested 20,000 levels deep: a clear verdict with --unsafe, no internal error', async () => {
+  const { lenientFeatureServer } = await import('./support/hostile-run.js');
+  const lab = lenientFeatureServer(['f9'], false, 20_000);
+  const server = await kept(startHostile(lab.handler));
+  // 0.3 MB of listing: over the harness's --max-body of 100,000 bytes.
+  const outcome = await adrCheck(server.baseUrl, ['--format', 'json', '--unsafe', '--max-body', '5000000']);
+  expectBounded(outcome);
+  expect(outcome.stderr).toBe('');
+  const check = jsonReport(outcome).results.find((result) => result.code === '/geo/content-crs-request-header');
+  expect(check?.verdict).toBe('skip');
+  expect(check?.summary).toBe('nothing to copy: f1 nests deeper than 100 levels of JSON; adr-check POSTs no such copy');
+}, 60000);

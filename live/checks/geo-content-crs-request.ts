@@ -10,6 +10,7 @@ import { copyWithGeometry, geometryOf, hasIdentifier, identityOf, itemsOf, linkH
 import { notGeospatial } from './geo-crs-list.js';
 import { formatDistance, shortCrs, TOLERANCE_METRES, UNSUPPORTED_CRS } from './geo-crs-negotiation.js';
 import { safeDecode } from '../../lib/uri.js';
+import { shapeOf } from '../lint/depth.js';
 import { isUnderBase } from '../../lib/url-scope.js';
 
 /**
@@ -160,6 +161,9 @@ class FeatureWriter {
   }
 
   async judge(code: string): Promise<CheckResult> {
+    // Measured without recursion first: JSON.stringify of a feature nested 20,000 deep overflows the stack.
+    const depth = shapeOf(this.sample.item, MAX_COPY_DEPTH + 1).depth;
+    if (depth > MAX_COPY_DEPTH) return this.finish(code, { verdict: 'skip', summary: `nothing to copy: ${this.sample.identity} nests deeper than ${MAX_COPY_DEPTH} levels of JSON; adr-check POSTs no such copy` });
     const size = Buffer.byteLength(JSON.stringify(this.sample.item));
     if (size > MAX_COPY_BYTES) return this.finish(code, { verdict: 'skip', summary: `nothing to copy: ${this.sample.identity} is ${size.toLocaleString('en')} bytes of JSON; adr-check POSTs copies of at most ${MAX_COPY_BYTES.toLocaleString('en')}` });
     await this.survey();
@@ -466,6 +470,9 @@ class FeatureWriter {
     return isObject(pathItemFor(this.context.description, path).delete) ? undefined : 'not deleted: the description declares no DELETE there';
   }
 }
+
+/** A feature nested deeper than this is not copied (a GeoJSON feature needs a handful of levels). */
+const MAX_COPY_DEPTH = 100;
 
 /** Statuses of an API that will not take an identifier from the client. */
 const REFUSED_IDENTIFIER = [400, 409, 422];

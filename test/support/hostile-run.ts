@@ -48,13 +48,16 @@ function fatFeature(bytes: number): (id: string) => string {
  * casing, and a numeric id as parseInt reads it. Every POST stores nothing and answers 201 with a
  * Location that names an existing feature in one of `disguises`; a GET of a feature echoes the id
  * as requested. `deleted` lists what a DELETE removed: adr-check must never remove anything here.
+ * With `nesting`, each feature's properties hold an object nested that deep.
  */
-export function lenientFeatureServer(disguises: string[], numeric = false): { handler: ReturnType<typeof servingDescription>; deleted: string[] } {
+export function lenientFeatureServer(disguises: string[], numeric = false, nesting = 0): { handler: ReturnType<typeof servingDescription>; deleted: string[] } {
   const CRS84 = 'http://www.opengis.net/def/crs/OGC/1.3/CRS84';
   const ETRS89 = 'http://www.opengis.net/def/crs/EPSG/0/4258';
   const items = '/v1/collections/gebouwen/items';
   const ids = numeric ? ['1', '2', '3'] : ['f1', 'f2', 'f3'];
-  const features = new Map(ids.map((id, index) => [id, { type: 'Feature', id: numeric ? Number(id) : id, geometry: { type: 'Point', coordinates: [5.121 + index / 1000, 52.09] }, properties: { naam: `gebouw ${index + 1}` } }]));
+  // `nesting` levels of objects in each feature's properties, spliced into the text (JSON.stringify would overflow the stack).
+  const deepText = `${'{"d":'.repeat(nesting)}"bodem"${'}'.repeat(nesting)}`;
+  const features = new Map(ids.map((id, index) => [id, { type: 'Feature', id: numeric ? Number(id) : id, geometry: { type: 'Point', coordinates: [5.121 + index / 1000, 52.09] }, properties: { naam: `gebouw ${index + 1}`, ...(nesting > 0 ? { diep: '__DEEP__' } : {}) } }]));
   const deleted: string[] = [];
   const ok = { responses: { 200: { description: 'ok' } } };
   const paths = {
@@ -69,7 +72,7 @@ export function lenientFeatureServer(disguises: string[], numeric = false): { ha
   let posts = 0;
   const handler = servingDescription(JSON.stringify(description({ paths })), (request, response) => {
     const path = new URL(request.url ?? '/', 'http://x').pathname;
-    const send = (status: number, body: unknown, headers: Record<string, string> = {}) => response.writeHead(status, { 'content-type': 'application/geo+json', 'content-crs': `<${CRS84}>`, 'api-version': '1.0.0', ...headers }).end(JSON.stringify(body));
+    const send = (status: number, body: unknown, headers: Record<string, string> = {}) => response.writeHead(status, { 'content-type': 'application/geo+json', 'content-crs': `<${CRS84}>`, 'api-version': '1.0.0', ...headers }).end(JSON.stringify(body).replaceAll('"__DEEP__"', deepText));
     if (path === '/v1') return send(200, { links: [] });
     if (path === '/v1/collections') return send(200, { collections: [{ id: 'gebouwen', itemType: 'feature', crs: [CRS84, ETRS89], storageCrs: CRS84, links: [{ rel: 'items', type: 'application/geo+json', href: items }] }] });
     if (path === items && request.method === 'GET') return send(200, { type: 'FeatureCollection', numberMatched: features.size, numberReturned: features.size, features: [...features.values()] });
