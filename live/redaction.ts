@@ -53,12 +53,23 @@ function encodingsOf(base: string): string[] {
     // PHP's json_encode and others escape the slash too.
     JSON.stringify(base).slice(1, -1).replace(/\//g, '\\/'),
     [...base].map((character) => [...Array(character.length).keys()].map((index) => `\\u${character.charCodeAt(index).toString(16).padStart(4, '0')}`).join('')).join(''),
+    // An error page that echoes the value HTML-escaped, as templates do, or as character references.
+    htmlEscaped(base, '&#39;'),
+    htmlEscaped(base, '&#x27;'),
+    [...base].map((character) => `&#${character.codePointAt(0) ?? 0};`).join(''),
+    [...base].map((character) => `&#x${(character.codePointAt(0) ?? 0).toString(16)};`).join(''),
     base64,
     base64.replace(/=+$/, ''),
     base64url,
     ...base64Cores(bytes, 'base64'),
     ...base64Cores(bytes, 'base64url'),
   ];
+}
+
+const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
+
+function htmlEscaped(text: string, apostrophe: string): string {
+  return text.replace(/[&<>"']/g, (character) => HTML_ESCAPES[character] ?? apostrophe);
 }
 
 /**
@@ -259,14 +270,16 @@ export function mapStrings<T>(value: T, change: (text: string) => string): T {
 /**
  * The characters that are invisible or act on what is around them: control characters (C0, DEL,
  * C1), the ones that reorder or hide text (bidi controls and isolates, zero-width characters,
- * line and paragraph separators, the byte order mark), the noncharacters U+FFFE and U+FFFF, and
+ * line and paragraph separators, the byte order mark, the soft hyphen, fillers, variation
+ * selectors and tag characters, which split a token invisibly), the noncharacters U+FFFE and U+FFFF, and
  * lone surrogates (no character at all: XML cannot hold them, UTF-8 cannot encode them).
  */
-const UNSAFE_CHARACTERS = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+const UNSAFE_CHARACTERS = /[\u0000-\u001f\u007f-\u009f\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u2028-\u202e\u2060-\u2069\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff9-\ufffb\ufffe\uffff]|\udb40[\udc00-\udc7f\udd00-\uddef]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
-/** `\x1b`, `\u202e`: a character as a visible escape. */
+/** `\x1b`, `\u202e`, `\u{e0041}`: a character as a visible escape. */
 function visibleEscape(character: string): string {
-  const code = character.charCodeAt(0);
+  const code = character.codePointAt(0) ?? 0;
+  if (code > 0xffff) return `\\u{${code.toString(16)}}`;
   return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
 }
 
@@ -283,7 +296,7 @@ export function printable(text: string): string {
  * The unsafe characters JSON.stringify leaves as they are: it escapes C0 controls and lone
  * surrogates itself, and C0 is its own layout (newlines, indentation) outside strings.
  */
-const UNESCAPED_BY_JSON = /[\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff\ufffe\uffff]/g;
+const UNESCAPED_BY_JSON = /[\u007f-\u009f\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u2028-\u202e\u2060-\u2069\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff9-\ufffb\ufffe\uffff]|\udb40[\udc00-\udc7f\udd00-\uddef]/g;
 
 /**
  * JSON text in which the unsafe characters JSON.stringify leaves as they are (DEL, C1, bidi,
@@ -291,5 +304,5 @@ const UNESCAPED_BY_JSON = /[\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u2069
  * terminal or in a viewer. Outside strings, JSON text is ASCII, so every match is inside one.
  */
 export function jsonText(value: unknown, indent = 2): string {
-  return JSON.stringify(value, null, indent).replace(UNESCAPED_BY_JSON, (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return JSON.stringify(value, null, indent).replace(UNESCAPED_BY_JSON, (character) => [...Array(character.length).keys()].map((index) => `\\u${character.charCodeAt(index).toString(16).padStart(4, '0')}`).join(''));
 }

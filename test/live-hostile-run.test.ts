@@ -163,3 +163,21 @@ test('11. a sample feature nested 20,000 levels deep: a clear verdict with --uns
   expect(check?.verdict).toBe('skip');
   expect(check?.summary).toBe('nothing to copy: f1 nests deeper than 100 levels of JSON; adr-check POSTs no such copy');
 }, 60000);
+
+describe('13. a secret echoed HTML-escaped or split by invisible characters is not printed', () => {
+  const KEY = `k3y&Sec<ret>"Val'ue&9f8e7d6c5b4a`;
+  test.each(['text', 'json', 'html'])('%s', async (format) => {
+    const server = await kept(startHostile(servingDescription(JSON.stringify(pathsDescription(1)), (request, response) => {
+      const key = String(request.headers['x-api-key'] ?? '');
+      const escaped = key.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+      // A template's error page, and the key with a soft hyphen and a tag character between its letters.
+      const split = [...key].join('\u00ad\u{E0041}');
+      response.writeHead(404, { 'content-type': 'text/html', 'api-version': '1.0.0' }).end(`<p>invalid key ${escaped}</p><p>${split}</p>`);
+    })));
+    const outcome = await adrCheck(server.baseUrl, ['--format', format, '--header', `X-Api-Key: ${KEY}`]);
+    expectBounded(outcome);
+    expect(outcome.stdout).not.toContain('Sec&lt;ret&gt;');
+    expect(outcome.stdout).not.toContain('9f8e7d6c5b4a');
+    expect(outcome.stdout).not.toMatch(/[\u00ad]|\udb40\udc41/);
+  }, 40000);
+});
