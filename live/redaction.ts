@@ -53,6 +53,9 @@ function encodingsOf(base: string): string[] {
     // PHP's json_encode and others escape the slash too.
     JSON.stringify(base).slice(1, -1).replace(/\//g, '\\/'),
     [...base].map((character) => [...Array(character.length).keys()].map((index) => `\\u${character.charCodeAt(index).toString(16).padStart(4, '0')}`).join('')).join(''),
+    // Hex of the bytes (case is folded when matched), and the value reversed: as trivial as base64.
+    bytes.toString('hex'),
+    [...base].reverse().join(''),
     // An error page that echoes the value HTML-escaped, as templates do, or as character references.
     htmlEscaped(base, '&#39;'),
     htmlEscaped(base, '&#x27;'),

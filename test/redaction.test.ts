@@ -23,3 +23,15 @@ test('printable turns control, C1 and bidi characters into visible escapes', () 
 test('mapStrings reaches every string, keys included', () => {
   expect(mapStrings({ a: ['x', 1, { b: 'y' }], x: null }, (text) => text.toUpperCase())).toEqual({ A: ['X', 1, { B: 'Y' }], X: null });
 });
+
+test('a secret in hex, reversed, HTML-escaped or as character references is redacted', async () => {
+  const { redactText, secretForms } = await import('../live/redaction.js');
+  const secret = `S3cr&t<Tok>"en'42xyz`;
+  const forms = secretForms([`Bearer ${secret}`]);
+  const hex = Buffer.from(secret).toString('hex');
+  const escaped = secret.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+  const references = [...secret].map((character) => `&#${character.codePointAt(0)};`).join('');
+  for (const echoed of [hex, hex.toUpperCase(), [...secret].reverse().join(''), escaped, references]) {
+    expect(redactText(`before ${echoed} after`, forms)).toBe('before [REDACTED] after');
+  }
+});
