@@ -238,3 +238,24 @@ describe('10. an OGC API names its description on the landing page', () => {
     expect(api.requests.map((request) => `${request.method} ${request.url}`)).toContain('HEAD /v1/conformance');
   }, 40000);
 });
+
+describe('issue 23 item 12: core checks see only the API', () => {
+  test("the authorization server's metadata on the API's host is not judged as an API response", async () => {
+    const flows = { authorizationCode: { authorizationUrl: '/oauth/authorize', tokenUrl: '/oauth/token', scopes: {} } };
+    const text = JSON.stringify(description({ paths: { '/items': GET_ONLY }, components: { securitySchemes: { oauth: { type: 'oauth2', flows } } } }));
+    const api = await server((request, response) => {
+      const path = (request.url ?? '').split('?')[0] ?? '';
+      if (path.startsWith('/.well-known/')) {
+        // An authorization server of its own make: no API-Version, none of the API's security headers.
+        const origin = `http://${request.headers.host ?? ''}`;
+        return void response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ issuer: origin, authorization_endpoint: `${origin}/oauth/authorize`, token_endpoint: `${origin}/oauth/token`, response_types_supported: ['code'] }));
+      }
+      expressLike(text)(request, response);
+    });
+    const report = jsonReport(await adrCheck(api.baseUrl, ['--format', 'json']));
+    expect(api.requests.some((request) => request.url.startsWith('/.well-known/'))).toBe(true);
+    const version = result(report, '/core/version-header');
+    expect(version?.verdict).toBe('pass');
+    expect(JSON.stringify(result(report, '/core/transport/security-headers'))).not.toContain('.well-known');
+  }, 40000);
+});
