@@ -259,3 +259,19 @@ describe('issue 23 item 12: core checks see only the API', () => {
     expect(JSON.stringify(result(report, '/core/transport/security-headers'))).not.toContain('.well-known');
   }, 40000);
 });
+
+describe('12. a next link adr-check does not follow leaves the selection unjudged', () => {
+  test('a bbox selection that goes on at another origin: the missing sample is not judged, nothing is fetched there', async () => {
+    const { offOriginNextServer } = await import('./support/hostile-run.js');
+    const { startOffTarget } = await import('./support/adr-check-process.js');
+    const placeholder = await server(() => undefined);
+    const offTarget = await startOffTarget(placeholder.port);
+    closers.push(() => offTarget.close());
+    const api = await server(offOriginNextServer(offTarget.otherPort));
+    const report = jsonReport(await adrCheck(api.baseUrl, ['--format', 'json']));
+    expect(offTarget.requests).toEqual([]);
+    const bbox = result(report, '/geo/bbox-query-parameter');
+    expect(bbox?.verdict).toBe('error');
+    expect(bbox?.details).toContain("f1 is not among the first 1 features read; its next link leads off the API's origin or is no URL, which adr-check does not follow");
+  }, 40000);
+});

@@ -33,6 +33,8 @@ interface Selection {
   ids: Set<string>;
   /** Every page was read: a feature not among the items is not selected. */
   complete: boolean;
+  /** Why the rest was not read, when it was not. */
+  unread?: string;
   problem?: string;
   evidence: Evidence;
 }
@@ -45,31 +47,38 @@ async function select(context: CheckContext, target: GeoTarget, sample: GeoSampl
   if (first.exchange.status !== 200) return { items: [], ids: new Set(), complete: true, problem: `${asked}: ${describeAnswer(first.exchange)}, expected 200`, evidence };
   const items = itemsOf(first.body);
   let next = nextPage(context, first.body, first.exchange.url);
-  for (let page = 1; page < MAX_PAGES && next !== undefined; page += 1) {
+  for (let page = 1; page < MAX_PAGES && next !== undefined && next !== 'unusable'; page += 1) {
     const following = await getGeometry(context, target.style, next, 'items');
     if (following.exchange.status !== 200) break;
     // One by one, not push(...): a page of 400,000 features spread into a call overflows the stack.
     for (const item of itemsOf(following.body)) items.push(item);
     next = nextPage(context, following.body, following.exchange.url);
   }
-  return { items, ids: new Set(items.map(identityOf)), complete: next === undefined, evidence };
+  // Complete only where the last page read had no next link: one that could not be followed leaves the rest unseen.
+  const unread = next === 'unusable' ? 'its next link leads off the API\'s origin or is no URL, which adr-check does not follow' : `the rest was not read (${MAX_PAGES} pages at most)`;
+  return { items, ids: new Set(items.map(identityOf)), complete: next === undefined, ...(next === undefined ? {} : { unread }), evidence };
 }
 
-/** The `next` link of a page: OGC `links` with rel next, or HAL `_links.next`; only on the API's origin. */
-function nextPage(context: CheckContext, body: unknown, url: string): string | undefined {
-  return sameOriginHref(context, linkHref(body, 'next'), url);
+/**
+ * The `next` link of a page (OGC `links` with rel next, or HAL `_links.next`), on the API's
+ * origin; `unusable` where there is one adr-check does not follow (another origin, not a URL).
+ */
+function nextPage(context: CheckContext, body: unknown, url: string): string | 'unusable' | undefined {
+  const href = linkHref(body, 'next');
+  if (href === undefined) return undefined;
+  return sameOriginHref(context, href, url) ?? 'unusable';
 }
 
 /** Where the selection misses a feature: a failure when every page was read, else not judged. */
 function missing(selection: Selection, identity: string, failure: string, unjudged: string[], problems: string[]): void {
   if (selection.ids.has(identity)) return;
   if (selection.complete) problems.push(failure);
-  else unjudged.push(`${identity} is not among the first ${selection.items.length} features of ${MAX_PAGES} pages; the rest was not read`);
+  else unjudged.push(`${identity} is not among the first ${selection.items.length} features read; ${selection.unread ?? 'the rest was not read'}`);
 }
 
 function outcome(code: string, summary: string, problems: string[], unjudged: string[], evidence: Evidence[], failSummary: string): CheckResult {
   if (problems.length > 0) return { code, verdict: 'fail', summary: failSummary, details: [...problems, ...unjudged], evidence };
-  if (unjudged.length > 0) return { code, verdict: 'error', summary: 'not judged: a selection was longer than adr-check reads', details: unjudged, evidence };
+  if (unjudged.length > 0) return { code, verdict: 'error', summary: 'not judged: a selection goes on where adr-check does not read it', details: unjudged, evidence };
   return { code, verdict: 'pass', summary, details: [], evidence: [] };
 }
 

@@ -96,3 +96,31 @@ export function lenientFeatureServer(disguises: string[], numeric = false, nesti
   });
   return { handler, deleted };
 }
+
+/**
+ * An OGC API whose bbox selections start with a page that lacks the sample and go on at a `next`
+ * link on another origin (`elsewhere`): what lies beyond is unknown, so a missing sample is not
+ * judged, and nothing is fetched there.
+ */
+export function offOriginNextServer(elsewhere: string): ReturnType<typeof servingDescription> {
+  const CRS84 = 'http://www.opengis.net/def/crs/OGC/1.3/CRS84';
+  const items = '/v1/collections/gebouwen/items';
+  const feature = (id: string, lon: number) => ({ type: 'Feature', id, geometry: { type: 'Point', coordinates: [lon, 52.09] }, properties: { naam: id } });
+  const all = [feature('f1', 5.121), feature('f2', 5.122)];
+  const ok = { responses: { 200: { description: 'ok' } } };
+  const paths = { '/collections': { get: ok }, '/collections/{collectionId}/items': { parameters: [{ name: 'collectionId', in: 'path', required: true, schema: { type: 'string', enum: ['gebouwen'] } }], get: ok } };
+  return servingDescription(JSON.stringify(description({ paths })), (request, response) => {
+    const url = new URL(request.url ?? '/', 'http://x');
+    const send = (body: unknown) => response.writeHead(200, { 'content-type': 'application/geo+json', 'content-crs': `<${url.searchParams.get('crs') ?? CRS84}>`, 'api-version': '1.0.0' }).end(JSON.stringify(body));
+    if (url.pathname === '/v1') return send({ links: [] });
+    if (url.pathname === '/v1/collections') return send({ collections: [{ id: 'gebouwen', itemType: 'feature', crs: [CRS84], links: [{ rel: 'items', type: 'application/geo+json', href: items }] }] });
+    if (url.pathname === `${items}/f1`) return send(all[0]);
+    // A box away from everything (west of -100) selects nothing.
+    if (url.pathname === items && Number((url.searchParams.get('bbox') ?? '0').split(',')[0]) < -100) return send({ type: 'FeatureCollection', features: [], links: [] });
+    if (url.pathname === items && url.searchParams.has('bbox')) {
+      return send({ type: 'FeatureCollection', features: [all[1]], links: [{ rel: 'next', type: 'application/geo+json', href: `${elsewhere}${items}?page=2` }] });
+    }
+    if (url.pathname === items) return send({ type: 'FeatureCollection', features: all, links: [] });
+    response.writeHead(404, { 'content-type': 'application/problem+json', 'api-version': '1.0.0' }).end('{"status":404}');
+  });
+}
