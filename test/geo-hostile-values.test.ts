@@ -90,3 +90,14 @@ test('an identity is bounded: a megabyte id is shortened with a digest, properti
   expect(identityOf({ id: `${'x'.repeat(999_999)}y` })).not.toBe(identity);
   expect(identityOf({ properties: { nested: nestedArrays(20_000) } })).toBe('(an item without identifier, its properties nested too deep to compare)');
 });
+
+test('CRS URIs in every spelling the registry allows name one CRS (issue 22 item 9)', async () => {
+  const { normalCrsUri, isTransformable, CRS84 } = await import('../live/geo/crs.js');
+  const epsg4326 = 'http://www.opengis.net/def/crs/EPSG/0/4326';
+  for (const spelling of ['http://www.opengis.net/def/crs/EPSG/9.6.2/4326', 'https://www.opengis.net/def/crs/EPSG/0/4326/', '<http://www.opengis.net/def/crs/EPSG/10.0/4326>', 'urn:ogc:def:crs:EPSG::4326', 'urn:ogc:def:crs:EPSG:9.6.2:4326']) {
+    expect(normalCrsUri(spelling)).toBe(epsg4326);
+    expect(isTransformable(spelling)).toBe(true);
+  }
+  for (const spelling of ['urn:ogc:def:crs:OGC:1.3:CRS84', 'http://www.opengis.net/def/crs/OGC/0/CRS84']) expect(normalCrsUri(spelling)).toBe(CRS84);
+  expect(isTransformable('http://www.opengis.net/def/crs/EPSG/0/2154')).toBe(false);
+});

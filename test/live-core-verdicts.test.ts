@@ -12,7 +12,7 @@ afterAll(async () => {
   await Promise.all(closers.map((close) => close()));
 });
 
-async function server(handler: (request: IncomingMessage, response: ServerResponse) => void): Promise<HostileServer> {
+async function server(handler: Parameters<typeof startHostile>[0]): Promise<HostileServer> {
   const started = await startHostile(handler);
   closers.push(() => started.close());
   return started;
@@ -273,5 +273,24 @@ describe('12. a next link adr-check does not follow leaves the selection unjudge
     const bbox = result(report, '/geo/bbox-query-parameter');
     expect(bbox?.verdict).toBe('error');
     expect(bbox?.details).toContain("f1 is not among the first 1 features read; its next link leads off the API's origin or is no URL, which adr-check does not follow");
+  }, 40000);
+});
+
+describe('9. CRS URIs in every spelling the registry allows', () => {
+  test('EPSG:4326 with a registry version, its bbox read longitude first: a failure, not "no other CRS advertised"', async () => {
+    const { crsListServer } = await import('./support/hostile-run.js');
+    const api = await server(crsListServer(['http://www.opengis.net/def/crs/EPSG/9.6.2/4326']));
+    const bbox = result(jsonReport(await adrCheck(api.baseUrl, ['--format', 'json'])), '/geo/bbox-crs-query-parameter');
+    expect(bbox?.verdict).toBe('fail');
+    expect(bbox?.details.join('\n')).toMatch(/bbox-crs=http:\/\/www\.opengis\.net\/def\/crs\/EPSG\/9\.6\.2\/4326, around p0, misses it: bbox-crs is not applied as EPSG:4326 in its axis order/);
+  }, 40000);
+
+  test('a CRS adr-check cannot transform is named as not judged, never read as none advertised', async () => {
+    const { crsListServer } = await import('./support/hostile-run.js');
+    const api = await server(crsListServer(['http://www.opengis.net/def/crs/EPSG/0/2154']));
+    const bbox = result(jsonReport(await adrCheck(api.baseUrl, ['--format', 'json'])), '/geo/bbox-crs-query-parameter');
+    expect(bbox?.verdict).toBe('error');
+    expect(bbox?.summary).toBe('not judged: punten lists 1 CRS besides CRS84, none of which adr-check could compare');
+    expect(bbox?.details).toContain('"http://www.opengis.net/def/crs/EPSG/0/2154": no transformation known to adr-check, not compared');
   }, 40000);
 });

@@ -1,6 +1,6 @@
 import type { JsonObject } from '../../lib/json.js';
 import type { CheckContext, LiveCheck } from '../context.js';
-import { describeAnswer, evidenceOf, type CheckResult, type Evidence } from '../report.js';
+import { count, describeAnswer, evidenceOf, type CheckResult, type Evidence } from '../report.js';
 import { boxAround, CRS84, envelopeIn, envelopeOf, envelopesIntersect, envelopeToCrs84, grownBy, isDefaultCrs, quoted, sizeMetres, toCrs84, type Envelope, type Position } from '../geo/crs.js';
 import { geoTarget, getGeometry, sameOriginHref, type GeoSample, type GeoTarget } from '../geo/discover.js';
 import { geometryOf, geometryProblem, identityOf, itemsOf, linkHref, positionsOf } from '../geo/geojson.js';
@@ -174,6 +174,11 @@ export const geoBboxCrsQueryParameter: LiveCheck = {
     const unsupported = await select(context, target, sample, { bbox: bboxValue(box), 'bbox-crs': UNSUPPORTED_CRS });
     const status = unsupported.evidence.status;
     if (status !== 400) { problems.push(`an unsupported bbox-crs (${UNSUPPORTED_CRS}) gives ${status ?? unsupported.evidence.error ?? 'no answer'}, expected 400`); evidence.push(unsupported.evidence); }
+    const advertised = sample.collection.crs.filter((uri) => !isDefaultCrs(uri)).length;
+    // Advertised CRSs that could not be compared are not judged, never "none advertised": a pass would read as a proof.
+    if (compared.length === 0 && advertised > 0 && problems.length === 0) {
+      return { code: this.code, verdict: 'error', summary: `not judged: ${sample.collection.id} lists ${count(advertised, 'CRS')} besides CRS84, none of which adr-check could compare`, details: [...unjudged, ...notes], evidence };
+    }
     const what = compared.length === 0 ? 'no other CRS advertised to compare' : `the bbox in ${compared.map(shortCrs).join(', ')} selects ${sample.identity} and nothing far outside the same box in CRS84`;
     const result = outcome(this.code, `${what}; an unsupported bbox-crs gives 400`, problems, unjudged, evidence, '`bbox-crs` is not honoured as the geospatial module requires');
     return { ...result, details: [...result.details, ...notes] };

@@ -45,7 +45,27 @@ export function normalCrsUri(value: string): string {
   const uri = value.trim().replace(/^<(.*)>$/, '$1').replace(/^https:/i, 'http:');
   let end = uri.length;
   while (end > 1 && uri[end - 1] === '/') end -= 1;
-  return uri.slice(0, end);
+  return withoutRegistryVersion(uri.slice(0, end));
+}
+
+const OGC_CRS_BASE = 'http://www.opengis.net/def/crs/';
+
+/**
+ * One spelling per CRS: an EPSG code is the same CRS in every version of the registry
+ * (`.../EPSG/9.6.2/4326` is `.../EPSG/0/4326`, as SPEC.md's URIs may carry a version), the OGC URN
+ * forms (`urn:ogc:def:crs:EPSG::4326`, `urn:ogc:def:crs:OGC:1.3:CRS84`) are the URIs they name,
+ * and CRS84 and CRS84h are each one CRS whatever OGC version the URI names.
+ */
+function withoutRegistryVersion(uri: string): string {
+  const urn = /^urn:ogc:def:crs:(EPSG|OGC):[^:]*:([A-Za-z0-9]+)$/i.exec(uri);
+  const path = urn !== null ? `${urn[1]?.toUpperCase()}/x/${urn[2]}` : uri.startsWith(OGC_CRS_BASE) ? uri.slice(OGC_CRS_BASE.length) : undefined;
+  if (path === undefined) return uri;
+  const [authority, , code, ...rest] = path.split('/');
+  if (rest.length > 0 || code === undefined) return uri;
+  if (authority === 'EPSG' && /^\d+$/.test(code)) return `${OGC_CRS_BASE}EPSG/0/${code}`;
+  if (authority === 'OGC' && code === 'CRS84') return CRS84;
+  if (authority === 'OGC' && code === 'CRS84h') return CRS84H;
+  return uri;
 }
 
 export function sameCrs(a: string, b: string): boolean {

@@ -124,3 +124,31 @@ export function offOriginNextServer(elsewhere: string): ReturnType<typeof servin
     response.writeHead(404, { 'content-type': 'application/problem+json', 'api-version': '1.0.0' }).end('{"status":404}');
   });
 }
+
+/**
+ * An OGC API of points near Utrecht whose one collection lists `crs` besides CRS84. bbox is applied
+ * in CRS84; bbox-crs is read as longitude first whatever the CRS (wrong for EPSG:4326 and 4258,
+ * which are latitude first), any other bbox-crs value is refused with 400 only when unknown here.
+ */
+export function crsListServer(crs: string[]): ReturnType<typeof servingDescription> {
+  const CRS84 = 'http://www.opengis.net/def/crs/OGC/1.3/CRS84';
+  const items = '/v1/collections/punten/items';
+  const all = [0, 1, 2].map((index) => ({ type: 'Feature', id: `p${index}`, geometry: { type: 'Point', coordinates: [5.12 + index * 0.05, 52.09 + index * 0.05] }, properties: { naam: `punt ${index}` } }));
+  const ok = { responses: { 200: { description: 'ok' } } };
+  const paths = { '/collections': { get: ok }, '/collections/{collectionId}/items': { parameters: [{ name: 'collectionId', in: 'path', required: true, schema: { type: 'string', enum: ['punten'] } }], get: ok } };
+  return servingDescription(JSON.stringify(description({ paths })), (request, response) => {
+    const url = new URL(request.url ?? '/', 'http://x');
+    const send = (status: number, body: unknown) => response.writeHead(status, { 'content-type': status === 200 ? 'application/geo+json' : 'application/problem+json', 'content-crs': `<${url.searchParams.get('crs') ?? CRS84}>`, 'api-version': '1.0.0' }).end(JSON.stringify(body));
+    if (url.pathname === '/v1') return send(200, { links: [] });
+    if (url.pathname === '/v1/collections') return send(200, { collections: [{ id: 'punten', itemType: 'feature', crs: [CRS84, ...crs], links: [{ rel: 'items', type: 'application/geo+json', href: items }] }] });
+    if (url.pathname.startsWith(`${items}/`)) return send(200, all.find((feature) => url.pathname.endsWith(`/${feature.id}`)) ?? {});
+    if (url.pathname !== items) return send(404, { status: 404 });
+    const bboxCrs = url.searchParams.get('bbox-crs');
+    if (bboxCrs !== null && bboxCrs !== CRS84 && !crs.includes(bboxCrs)) return send(400, { status: 400 });
+    const crsParam = url.searchParams.get('crs');
+    if (crsParam !== null && crsParam !== CRS84 && !crs.includes(crsParam)) return send(400, { status: 400 });
+    const box = url.searchParams.get('bbox')?.split(',').map(Number);
+    const selected = box === undefined ? all : all.filter(({ geometry: { coordinates: [lon = 0, lat = 0] } }) => lon >= (box[0] ?? 0) && lon <= (box[2] ?? 0) && lat >= (box[1] ?? 0) && lat <= (box[3] ?? 0));
+    return send(200, { type: 'FeatureCollection', features: selected, links: [] });
+  });
+}
