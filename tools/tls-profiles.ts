@@ -100,11 +100,14 @@ export function isNginxProfileName(name: string): name is NginxProfileName {
   return Object.hasOwn(NGINX_PROFILES, name);
 }
 
-/** The whole nginx.conf of a profile: one TLS server, logs, pid and temp paths inside the prefix. */
-export function nginxConfig(profile: NginxProfile, prefix: string, port: number, certificate: { certificate: string; key: string }): string {
+/**
+ * The start of an nginx.conf for one nginx run by a test: one process, in the foreground, as
+ * whoever started it (no root, no service manager), with its pid, logs and temp paths inside
+ * `prefix`; it ends inside the `http {` block, for the caller's servers.
+ */
+export function nginxPreamble(prefix: string): string[] {
   const inPrefix = (name: string) => path.join(prefix, name);
   return [
-    // One process, in the foreground, as whoever started it: no root, no service manager.
     'daemon off;',
     'master_process off;',
     `pid ${inPrefix('nginx.pid')};`,
@@ -117,6 +120,13 @@ export function nginxConfig(profile: NginxProfile, prefix: string, port: number,
     `  fastcgi_temp_path ${inPrefix('fastcgi')};`,
     `  uwsgi_temp_path ${inPrefix('uwsgi')};`,
     `  scgi_temp_path ${inPrefix('scgi')};`,
+  ];
+}
+
+/** The whole nginx.conf of a profile: one TLS server, logs, pid and temp paths inside the prefix. */
+export function nginxConfig(profile: NginxProfile, prefix: string, port: number, certificate: { certificate: string; key: string }): string {
+  return [
+    ...nginxPreamble(prefix),
     '  server {',
     `    listen 127.0.0.1:${port} ssl;`,
     '    server_name localhost;',

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { findNginx, freeLoopbackPort, NGINX_MISSING_MESSAGE } from '../../tools/tls-profiles.js';
+import { findNginx, freeLoopbackPort, nginxPreamble, NGINX_MISSING_MESSAGE } from '../../tools/tls-profiles.js';
 
 /**
  * Debian's nginx on loopback with its default behaviour in front of an upstream (a reverse proxy,
@@ -24,18 +24,7 @@ export async function startNginxProxy(upstreamPort: number): Promise<NginxProxy>
   const port = await freeLoopbackPort();
   const inPrefix = (name: string) => join(prefix, name);
   writeFileSync(inPrefix('nginx.conf'), [
-    'daemon off;',
-    'master_process off;',
-    `pid ${inPrefix('nginx.pid')};`,
-    `error_log ${inPrefix('error.log')} notice;`,
-    'events { worker_connections 64; }',
-    'http {',
-    `  access_log ${inPrefix('access.log')};`,
-    `  client_body_temp_path ${inPrefix('client_body')};`,
-    `  proxy_temp_path ${inPrefix('proxy')};`,
-    `  fastcgi_temp_path ${inPrefix('fastcgi')};`,
-    `  uwsgi_temp_path ${inPrefix('uwsgi')};`,
-    `  scgi_temp_path ${inPrefix('scgi')};`,
+    ...nginxPreamble(prefix),
     '  server {',
     `    listen 127.0.0.1:${port};`,
     `    location / { proxy_pass http://127.0.0.1:${upstreamPort}; }`,

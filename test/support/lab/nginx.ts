@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { join } from 'node:path';
-import { findNginx, freeLoopbackPort, NGINX_MISSING_MESSAGE } from '../../../tools/tls-profiles.js';
+import { findNginx, freeLoopbackPort, nginxPreamble, NGINX_MISSING_MESSAGE } from '../../../tools/tls-profiles.js';
 import type { LabPki } from './tls.js';
 
 /**
@@ -28,18 +28,7 @@ export async function startLabNginx(prefix: string, pki: LabPki, locations: read
   const inPrefix = (name: string) => join(prefix, name);
   const configFile = inPrefix('nginx.conf');
   writeFileSync(configFile, [
-    'daemon off;',
-    'master_process off;',
-    `pid ${inPrefix('nginx.pid')};`,
-    `error_log ${inPrefix('error.log')} notice;`,
-    'events { worker_connections 64; }',
-    'http {',
-    `  access_log ${inPrefix('access.log')};`,
-    `  client_body_temp_path ${inPrefix('client_body')};`,
-    `  proxy_temp_path ${inPrefix('proxy')};`,
-    `  fastcgi_temp_path ${inPrefix('fastcgi')};`,
-    `  uwsgi_temp_path ${inPrefix('uwsgi')};`,
-    `  scgi_temp_path ${inPrefix('scgi')};`,
+    ...nginxPreamble(prefix),
     // As in Debian's /etc/nginx/nginx.conf.
     '  ssl_protocols TLSv1 TLSv1.1 TLSv1.2 TLSv1.3;',
     '  ssl_prefer_server_ciphers on;',
