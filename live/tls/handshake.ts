@@ -191,12 +191,24 @@ const TICKET_WAIT_MS = 500;
  * max_early_data as context tag [15] (ssl/ssl_asn1.c); absent means 0. Parsed with asn1js.
  */
 export function maxEarlyDataOf(session: Buffer): number | undefined {
-  const parsed = asn1js.fromBER(new Uint8Array(session));
+  const parsed = asn1js.fromBER(new Uint8Array(derSessionOf(session)));
   if (parsed.offset === -1 || !(parsed.result instanceof asn1js.Sequence)) return undefined;
   const field = parsed.result.valueBlock.value.find((node) => node.idBlock.tagClass === 3 && node.idBlock.tagNumber === 15);
   if (field === undefined) return 0;
   const inner = field instanceof asn1js.Constructed ? field.valueBlock.value[0] : undefined;
   return inner instanceof asn1js.Integer ? inner.valueBlock.valueDec : undefined;
+}
+
+/** Node 24 prefixes the session it hands out: `\0nodejs:tls:session:1\0`, a 16-bit length and the server name. */
+const NODE_SESSION_MAGIC = Buffer.from('\0nodejs:tls:session:', 'latin1');
+
+/** The DER SSL_SESSION in what Node's 'session' event carries: as it is (Node 20, 22), or after Node 24's header. */
+function derSessionOf(session: Buffer): Buffer {
+  if (!session.subarray(0, NODE_SESSION_MAGIC.length).equals(NODE_SESSION_MAGIC)) return session;
+  const versionEnd = session.indexOf(0, NODE_SESSION_MAGIC.length);
+  if (versionEnd < 0 || versionEnd + 3 > session.length) return session;
+  const nameLength = session.readUInt16BE(versionEnd + 1);
+  return session.subarray(versionEnd + 3 + nameLength);
 }
 
 interface Ticket {
