@@ -5,6 +5,8 @@ import type { Finding } from '../../lib/lint.js';
 import { readDocument } from './guards.js';
 import { boundedText } from './bounded-text.js';
 import { ReferencedDocuments } from './referenced-documents.js';
+import { readOgcSchema } from '../../lib/ogc-schema-files.js';
+import { followsFromUnreadParameter } from './follow-ons.js';
 import type { CompareJob, FetchAnswer, LintJob, WorkerJob, WorkerMessage } from './protocol.js';
 
 /** The worker: see protocol.ts. One job per worker, given as workerData. */
@@ -45,13 +47,40 @@ async function lint(lintJob: LintJob): Promise<WorkerMessage> {
   ]);
   // The user's own files (--static) are held to the same limits as a server's documents.
   const referenced = new ReferencedDocuments(lintJob.localFile === true ? (path) => readFile(path, 'utf8') : fetchThroughMain, lintJob.limits, lintJob.references);
-  const read = { resolve: (ref: { href(): string }) => referenced.read(ref.href()) };
+  // Every reason a document was not read: /core/doc-openapi reports each once, so Spectral's invalid-ref beside it is dropped.
+  const unread = new Set<string>();
+  const read = {
+    resolve: async (ref: { href(): string }): Promise<string> => {
+      try {
+        return await referenced.read(ref.href());
+      } catch (error) {
+        unread.add((error as Error).message);
+        throw error;
+      }
+    },
+  };
+  const ogcRefusals = new Set<string>();
+  // The OGC's published schemas come from the package's copies, in a live run and a static one alike: never fetched.
+  const ogcFirst = (next: { resolve(ref: { href(): string }): Promise<string> }) => ({
+    resolve: async (ref: { href(): string }): Promise<string> => {
+      const packaged = readOgcSchema(ref.href());
+      if (packaged.kind === 'packaged') return packaged.text;
+      if (packaged.kind === 'other') return next.resolve(ref);
+      ogcRefusals.add(packaged.message);
+      unread.add(packaged.message);
+      throw new Error(packaged.message);
+    },
+  });
   const resolver = lintJob.localFile === true
-    ? new Resolver({ resolvers: { file: read, http: refuseRemote, https: refuseRemote } })
-    : new Resolver({ resolvers: { file: refuseLocal, http: read, https: read } });
+    ? new Resolver({ resolvers: { file: read, http: ogcFirst(refuseRemote), https: ogcFirst(refuseRemote) } })
+    : new Resolver({ resolvers: { file: refuseLocal, http: ogcFirst(read), https: ogcFirst(read) } });
   const diagnostics = await lintDiagnostics(createLinter(ruleset, resolver), lintJob.text, lintJob.source);
-  // A refused document of the server is reported once, by /core/doc-openapi with the same reason; Spectral's invalid-ref would say it twice.
-  const reported = lintJob.localFile === true ? diagnostics : diagnostics.filter((diagnostic) => !(diagnostic.code === 'invalid-ref' && referenced.refusals.has(diagnostic.message)));
+  // A document not read is reported once, by /core/doc-openapi with the same reason; Spectral's invalid-ref would say it twice.
+  const document = reading.data();
+  // A parameter defined in a document not read is not missing: path-params would follow from the one finding.
+  const reported = diagnostics.filter((diagnostic) => !(diagnostic.code === 'invalid-ref' && lintJob.localFile !== true && unread.has(diagnostic.message))
+    && !(diagnostic.code === 'invalid-ref' && ogcRefusals.has(diagnostic.message))
+    && !(diagnostic.code === 'path-params' && unread.size > 0 && followsFromUnreadParameter(document, diagnostic.path)));
   const { kept, omitted } = keptFindings(reported.map(boundedFinding), lintJob.maxFindings, lintJob.maxFindingChars);
   const rules = [(ruleset as { rules?: Record<string, { description?: string }> }).rules ?? {}, (oas as { rules?: Record<string, { description?: string }> }).rules ?? {}];
   return { kind: 'done', findings: kept, omitted, descriptions: descriptionsOf(kept, rules) };
