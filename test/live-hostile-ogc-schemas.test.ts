@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { startDnsServer, type DnsServer } from './support/dns-server.js';
 import { servingDescription, startHostile, type HostileServer } from './support/hostile-servers.js';
 import { adrCheck, expectBounded, jsonReport, startOffTarget, type OffTarget } from './support/adr-check-process.js';
@@ -71,6 +74,19 @@ test('adr-check --static reads the OGC schemas from the package too, and fetches
   expect(report.staticFindings.filter((finding) => finding.code.startsWith('/geo/')).map(where).sort()).toEqual([
     '/geo/bbox-crs-query-parameter paths./collections/{collectionId}/items.get.parameters',
     '/geo/content-crs-response-header paths./collections/{collectionId}/items/{featureId}.get.responses.200.headers',
+  ]);
+  expect(dns.questions).toEqual([]);
+}, 60000);
+
+test('adr-check --static: a $ref to another host is one finding, the reason before the URL', async () => {
+  const folder = mkdtempSync(join(tmpdir(), 'adr-check-ogc-static-'));
+  closers.push(async () => rmSync(folder, { recursive: true, force: true }));
+  const file = join(folder, 'openapi.json');
+  writeFileSync(file, JSON.stringify({ ...JSON.parse(refusedReferencesDescription('http://127.0.0.1:9')), paths: { '/a/{id}': { get: { parameters: [{ $ref: 'https://api.example.org/parameters.json#/id' }], responses: { 200: { description: 'ok' } } } } }, components: {} }));
+  const report = jsonReport(await adrCheck(file, ['--static', '--format', 'json', '--dns-server', dns.address], { deadline: DEADLINE }));
+  const about = report.staticFindings.filter((finding) => ['invalid-ref', 'path-params', '/core/doc-openapi'].includes(finding.code));
+  expect(about.map((finding) => `${where(finding)} | ${finding.message.replace(/\. Its \$ref stays unresolved: .*$/, '')}`)).toEqual([
+    '/core/doc-openapi paths./a/{id}.get.parameters.0.$ref | Referenced file cannot be fetched (not fetched, a static run reads only files on this machine): https://api.example.org/parameters.json',
   ]);
   expect(dns.questions).toEqual([]);
 }, 60000);

@@ -59,44 +59,50 @@ async function lint(lintJob: LintJob): Promise<WorkerMessage> {
       }
     },
   };
-  const ogcRefusals = new Set<string>();
   // The OGC's published schemas come from the package's copies, in a live run and a static one alike: never fetched.
   const ogcFirst = (next: { resolve(ref: { href(): string }): Promise<string> }) => ({
     resolve: async (ref: { href(): string }): Promise<string> => {
       const packaged = readOgcSchema(ref.href());
       if (packaged.kind === 'packaged') return packaged.text;
       if (packaged.kind === 'other') return next.resolve(ref);
-      ogcRefusals.add(packaged.message);
       unread.add(packaged.message);
       throw new Error(packaged.message);
     },
   });
+  // What the run never reads is a document not read too: one finding, /core/doc-openapi's.
+  const refuse = (message: (location: string) => string) => ({
+    resolve: async (ref: { href(): string }): Promise<never> => {
+      const reason = message(ref.href());
+      unread.add(reason);
+      throw new Error(reason);
+    },
+  });
   const resolver = lintJob.localFile === true
-    ? new Resolver({ resolvers: { file: read, http: ogcFirst(refuseRemote), https: ogcFirst(refuseRemote) } })
-    : new Resolver({ resolvers: { file: refuseLocal, http: ogcFirst(read), https: ogcFirst(read) } });
+    ? new Resolver({ resolvers: { file: read, http: ogcFirst(refuse(notFetchedInStaticRun)), https: ogcFirst(refuse(notFetchedInStaticRun)) } })
+    : new Resolver({ resolvers: { file: refuse(localFileNotRead), http: ogcFirst(read), https: ogcFirst(read) } });
   const diagnostics = await lintDiagnostics(createLinter(ruleset, resolver), lintJob.text, lintJob.source);
   // A document not read is reported once, by /core/doc-openapi with the same reason; Spectral's invalid-ref would say it twice.
-  const document = reading.data();
+  // Parsed again only if a path parameter is found missing while a document was not read (a YAML description costs a second toJS).
+  let document: { data: unknown } | undefined;
+  const description = () => (document ??= { data: reading.data() }).data;
   // A parameter defined in a document not read is not missing: path-params would follow from the one finding.
-  const reported = diagnostics.filter((diagnostic) => !(diagnostic.code === 'invalid-ref' && lintJob.localFile !== true && unread.has(diagnostic.message))
-    && !(diagnostic.code === 'invalid-ref' && ogcRefusals.has(diagnostic.message))
-    && !(diagnostic.code === 'path-params' && unread.size > 0 && followsFromUnreadParameter(document, diagnostic.path)));
+  const reported = diagnostics.filter((diagnostic) => !(diagnostic.code === 'invalid-ref' && unread.has(diagnostic.message))
+    && !(diagnostic.code === 'path-params' && unread.size > 0 && followsFromUnreadParameter(description(), diagnostic.path)));
   const { kept, omitted } = keptFindings(reported.map(boundedFinding), lintJob.maxFindings, lintJob.maxFindingChars);
   const rules = [(ruleset as { rules?: Record<string, { description?: string }> }).rules ?? {}, (oas as { rules?: Record<string, { description?: string }> }).rules ?? {}];
   return { kind: 'done', findings: kept, omitted, descriptions: descriptionsOf(kept, rules) };
 }
 
+// The location last in a refusal: /core/doc-openapi shows the rest as the cause (it cuts the location out) and the location as the file.
+
 /** Anything without an http(s) URL is a path on this machine: never read on the server's say. */
-const refuseLocal = {
-  resolve: async (ref: { href(): string }): Promise<never> => {
-    throw new Error(`not read: ${ref.href()} is a local file, and a downloaded description may only reference documents of its own server`);
-  },
-};
-const refuseRemote = {
-  resolve: async (ref: { href(): string }): Promise<never> => {
-    throw new Error(`not fetched: ${ref.href()}; a static run reads only files on this machine`);
-  },
-};
+function localFileNotRead(location: string): string {
+  return `not read, a downloaded description may only reference documents of its own server, not a local file: ${location}`;
+}
+
+function notFetchedInStaticRun(location: string): string {
+  return `not fetched, a static run reads only files on this machine: ${location}`;
+}
 
 function refusedDescription(reason: string, maxDepth: number, tooDeep: { depth: number; path: string } | undefined): Finding {
   const message = tooDeep === undefined
