@@ -26,8 +26,6 @@ export class ReferencedDocuments {
   private readonly waiting: Array<() => void> = [];
   /** Half the time from when the lint starts (the worker's start-up not counted) to its deadline. */
   private readonly fetchUntil: number;
-  /** The reason given for each document refused, as its `$ref`s' resolver error. */
-  readonly refusals = new Set<string>();
 
   constructor(
     private readonly fetchText: (url: string) => Promise<string>,
@@ -68,7 +66,6 @@ export class ReferencedDocuments {
   }
 
   private refused(reason: string): Error {
-    this.refusals.add(reason);
     return new Error(reason);
   }
 
