@@ -86,10 +86,12 @@ function boundResult(result: CheckResult, forms: string[], budget: Budget): Chec
   const keptDetails = budget.take(details, strings, ALWAYS_KEPT);
   const keptEvidence = budget.take(evidence, (item) => boundEvidence(item, forms), 1);
   const left = details.length - keptDetails.length;
+  const evidenceOmitted = evidence.length - keptEvidence.length;
   return {
     ...mapStrings(head, strings),
     details: left > 0 ? [...keptDetails, `(${count(left, 'more detail')} left out: the report's size is bounded)`] : keptDetails,
     evidence: keptEvidence,
+    ...(evidenceOmitted > 0 ? { evidenceOmitted } : {}),
     ...(tables === undefined ? {} : { tables: budget.take(tables, (table) => mapStrings(table, strings)) }),
   };
 }

@@ -75,8 +75,16 @@ function evidenceLines(result: CheckResult): string[] {
     if (evidence.bodyExcerpt !== undefined) lines.push(`${INDENT}  body: ${evidence.bodyExcerpt.replace(/\s+/g, ' ').slice(0, 160)}`);
     if (evidence.bodyTruncatedAt !== undefined) lines.push(`${INDENT}  body truncated at ${evidence.bodyTruncatedAt} bytes (--max-body)`);
   }
-  if (result.evidence.length > 5) lines.push(`${INDENT}(${count(result.evidence.length - 5, 'more request')}: --format json has them all)`);
+  const more = moreEvidence(Math.max(0, result.evidence.length - 5), result.evidenceOmitted ?? 0);
+  if (more !== undefined) lines.push(`${INDENT}(${more})`);
   return lines;
+}
+
+/** The requests not shown: in the JSON report, or left out of every format by the report's size budget. */
+function moreEvidence(inJson: number, omitted: number): string | undefined {
+  const leftOut = `${count(omitted, 'more request')} left out of every format: the report's size is bounded`;
+  if (omitted === 0) return inJson === 0 ? undefined : `${count(inJson, 'more request')}: --format json has them all`;
+  return inJson === 0 ? leftOut : `${count(inJson, 'more request')} in --format json; ${leftOut}`;
 }
 
 /** The static findings: errors and warnings first, up to STATIC_SHOWN unless verbose; what is left out is counted. */

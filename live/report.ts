@@ -41,6 +41,8 @@ export interface CheckResult {
   /** Why a check was skipped, or what failed, item by item. */
   details: string[];
   evidence: Evidence[];
+  /** Pieces of evidence the report's size budget left out (live/bounded-report.ts): in no format. */
+  evidenceOmitted?: number;
   /** What a check enumerated in full (the TLS check: per protocol, suites, groups, ...). */
   tables?: ReportTable[];
   /** The check threw: a defect of adr-check, not a verdict on the API. */
