@@ -162,3 +162,10 @@ test('an OGC API stored in CRS84, /collections far over the 8 KB excerpt, ?f=jso
     'POST /v1/collections/bomen/items', 'POST /v1/collections/bomen/items', 'POST /v1/collections/bomen/items', 'DELETE /v1/collections/bomen/items/901', 'DELETE /v1/collections/bomen/items/902',
   ]);
 }, 60000);
+
+test('a server that ignores crs is not said to swap the axes of EPSG:4258, where the CRS84 positions read as swapped ones', async () => {
+  const { report } = await geoVerdicts(['ignore-crs']);
+  const details = report.results.find((result) => result.code === '/geo/crs-query-parameter')?.details ?? [];
+  expect(details).toContainEqual(expect.stringMatching(/^crs=http:\/\/www\.opengis\.net\/def\/crs\/EPSG\/0\/4258: 0344100000012345 lies [\d,]+ km from where CRS84 puts it \(tolerance 5 m\): the coordinates are CRS84, the crs was ignored \(as with EPSG:28992\); first position/));
+  expect(details.join('\n')).not.toContain('its axes are swapped');
+}, 60000);

@@ -34,6 +34,7 @@ export const geoCrsQueryParameter: LiveCheck = {
     const notes: string[] = [];
     const evidence: Evidence[] = [];
     const compared: string[] = [];
+    const misplaced: (string | Misplaced)[] = [];
     // CRS84 is asked for by name too, where it is listed: a server may serve it only as the default.
     const listed = sample.collection.crs;
     const asked = [...(listed.some((uri) => sameCrs(uri, CRS84)) ? [CRS84] : []), ...listed.filter((uri) => !isDefaultCrs(uri)).slice(0, MAX_CRSS)];
@@ -41,10 +42,11 @@ export const geoCrsQueryParameter: LiveCheck = {
       const skipped = skipReason(crs);
       if (skipped !== undefined) { notes.push(skipped); continue; }
       const { exchange, body } = await getGeometry(context, target.style, sample.url, sample.url === sample.collection.itemsUrl ? 'items' : 'feature', { crs });
-      const problem = exchange.status === 200 ? comparison(sample, crs, body) : `crs=${crs}: ${describeAnswer(exchange)}, expected 200`;
+      const problem = exchange.status === 200 ? comparison(sample, crs, body, exchange.headers['content-crs']) : `crs=${crs}: ${describeAnswer(exchange)}, expected 200`;
       if (problem === undefined) compared.push(crs);
-      else { problems.push(problem); evidence.push(evidenceOf(exchange, ['Content-Type', 'Content-Crs'], undefined, exchange.status !== 200)); }
+      else { misplaced.push(problem); evidence.push(evidenceOf(exchange, ['Content-Type', 'Content-Crs'], undefined, exchange.status !== 200)); }
     }
+    problems.push(...explained(misplaced));
     const unsupported = await context.send({ method: 'GET', url: withQuery(sample.url, { crs: UNSUPPORTED_CRS }), headers: { accept: acceptOf(target) } });
     if (unsupported.status === undefined) return noAnswerResult(this.code, [`GET with an unsupported crs: no answer (${unsupported.error ?? 'unknown'})`]);
     if (unsupported.status !== 400) { problems.push(`an unsupported crs (${UNSUPPORTED_CRS}) gives ${describeAnswer(unsupported)}, expected 400`); evidence.push(evidenceOf(unsupported, ['Content-Type', 'Content-Crs'])); }
@@ -54,8 +56,22 @@ export const geoCrsQueryParameter: LiveCheck = {
   },
 };
 
+/** A sample whose positions in `crs` lie off where CRS84 puts them, and what they match instead. */
+interface Misplaced {
+  crs: string;
+  /** `crs=...: f1 lies 6,759 km from where CRS84 puts it (tolerance 5 m)` */
+  finding: string;
+  /** `; first position [5.1,52.1]` */
+  firstPosition: string;
+  /** Read with the axes swapped, they are right. */
+  swapped: boolean;
+  /** They are the CRS84 positions themselves. */
+  unchanged: boolean;
+  contentCrs?: string;
+}
+
 /** What is wrong with the sample as fetched in `crs`, or undefined when every position agrees. */
-function comparison(sample: GeoSample, crs: string, body: unknown): string | undefined {
+function comparison(sample: GeoSample, crs: string, body: unknown, contentCrs: string | undefined): string | Misplaced | undefined {
   const item = sample.url === sample.collection.itemsUrl ? itemsOf(body).find((candidate) => identityOf(candidate) === sample.identity) ?? singleResource(body, sample) : body;
   if (item === undefined) return `crs=${crs}: ${sample.identity} is not in the answer`;
   const positions = positionsOf(geometryOf(item));
@@ -63,9 +79,36 @@ function comparison(sample: GeoSample, crs: string, body: unknown): string | und
   if (positions.length !== sample.positions.length) return `crs=${crs}: ${sample.identity} has ${positions.length} positions, in CRS84 ${sample.positions.length}`;
   const worst = worstDistance(positions.map((position) => toCrs84(crs, position) as Position), sample.positions);
   if (worst <= TOLERANCE_METRES) return undefined;
-  const swapped = positions.map((position) => toCrs84(crs, [position[1], position[0]]) as Position);
-  const cause = worstDistance(swapped, sample.positions) <= TOLERANCE_METRES ? ': its axes are swapped' : worstDistance(positions, sample.positions) <= TOLERANCE_METRES ? ': the coordinates are CRS84, the crs was ignored' : '';
-  return `crs=${crs}: ${sample.identity} lies ${formatDistance(worst)} from where CRS84 puts it (tolerance ${TOLERANCE_METRES} m)${cause}; first position ${JSON.stringify(positions[0])}`;
+  return {
+    crs,
+    finding: `crs=${crs}: ${sample.identity} lies ${formatDistance(worst)} from where CRS84 puts it (tolerance ${TOLERANCE_METRES} m)`,
+    firstPosition: `; first position ${JSON.stringify(positions[0])}`,
+    swapped: worstDistance(positions.map((position) => toCrs84(crs, [position[1], position[0]]) as Position), sample.positions) <= TOLERANCE_METRES,
+    unchanged: worstDistance(positions, sample.positions) <= TOLERANCE_METRES,
+    ...(contentCrs === undefined ? {} : { contentCrs }),
+  };
+}
+
+/**
+ * Each misplaced sample with its likely cause. In a CRS with latitude first (EPSG:4326, EPSG:4258)
+ * the CRS84 positions are also those of swapped axes; where a CRS with other axes came back as
+ * CRS84 too, the server ignores `crs`, and that is the cause for all of them.
+ */
+function explained(misplaced: (string | Misplaced)[]): string[] {
+  const ignoring = misplaced.find((item): item is Misplaced => typeof item !== 'string' && item.unchanged && !item.swapped);
+  return misplaced.map((item) => (typeof item === 'string' ? item : `${item.finding}${likelyCause(item, ignoring)}${item.firstPosition}`));
+}
+
+const IGNORED = ': the coordinates are CRS84, the crs was ignored';
+
+function likelyCause(item: Misplaced, ignoring: Misplaced | undefined): string {
+  if (item.swapped && item.unchanged) {
+    if (ignoring !== undefined) return `${IGNORED} (as with ${shortCrs(ignoring.crs)})`;
+    if (item.contentCrs !== undefined && sameCrs(item.contentCrs, item.crs)) return `: its axes are swapped (longitude first, where ${shortCrs(item.crs)} puts latitude first)`;
+    return `${IGNORED} (${item.contentCrs === undefined ? 'no Content-Crs' : `Content-Crs: ${item.contentCrs}`}), or it was honoured with the axes swapped`;
+  }
+  if (item.swapped) return ': its axes are swapped';
+  return item.unchanged ? IGNORED : '';
 }
 
 /** A plain API's single resource (its path is its "collection"): the answer itself, when it is the sample. */
