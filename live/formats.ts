@@ -2,6 +2,7 @@ import { count, type CheckResult, type Report, type ReportTable, type Verdict } 
 import { jsonText, mapStrings, printable } from './redaction.js';
 import { boundedReport } from './bounded-report.js';
 import { html, ruleTitle } from './html.js';
+import { documentationPath, repositoryPageUrl } from '../lib/documentation-url.js';
 
 export const FORMATS = ['text', 'json', 'junit', 'sarif', 'github-actions', 'html'] as const;
 export type Format = (typeof FORMATS)[number];
@@ -145,12 +146,10 @@ function junit(report: Report): string {
   ].join('\n');
 }
 
-/** Where a rule is explained: its page in the published package of this version (the package ships docs/). */
+/** Where a rule is explained: its page in the repository at this version's tag (lib/documentation-url.ts); Spectral's own rules on Spectral's site. */
 function helpUri(code: string, version: string, docs: string | undefined): string {
-  if (docs !== undefined) return `https://unpkg.com/nlgov-adr@${version}/${docs}`;
-  if (/^(\/|nlgov:)/.test(code)) return `https://unpkg.com/nlgov-adr@${version}/docs/rules/${code.replace(/^\//, '').replace(/[/:]/g, '-')}.md`;
-  if (code.startsWith('adr-check/')) return `https://unpkg.com/nlgov-adr@${version}/README.md`;
-  return `https://docs.stoplight.io/docs/spectral/4dec24461f3af-open-api-rules#${code}`;
+  const path = docs ?? documentationPath(code);
+  return path === undefined ? `https://docs.stoplight.io/docs/spectral/4dec24461f3af-open-api-rules#${code}` : repositoryPageUrl(path, version);
 }
 
 /** Spectral's own diagnostics have no rule to take a description from. */

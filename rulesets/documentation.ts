@@ -1,17 +1,15 @@
-/** Kept equal to package.json's version by test/meta.test.ts. */
-export const PACKAGE_VERSION = '0.1.0';
+import { documentationUrl as pageOf } from '../lib/documentation-url.js';
 
-/** `/core/transport/tls` -> `core-transport-tls`, `nlgov:global-search` -> `nlgov-global-search`. */
-export function ruleSlug(code: string): string {
-  return code.replace(/^\//, '').replace(/[/:]/g, '-');
-}
+export { PACKAGE_VERSION, ruleSlug } from '../lib/documentation-url.js';
 
 /**
- * Each rule links to its page in the published package of the same version (docs/ ships with
- * it), so a link always matches the rules that produced the finding. A file:// link derived from
- * import.meta.url would be nicer offline, but the Spectral CLI evaluates bundled rulesets where
- * import.meta is not available.
+ * Each rule links to its page in the repository at the release tag of this version
+ * (lib/documentation-url.ts), so a link always matches the rules that produced the finding and
+ * renders on GitHub. A file:// link derived from import.meta.url would be nicer offline, but the
+ * Spectral CLI evaluates bundled rulesets where import.meta is not available.
  */
 export function documentationUrl(code: string): string {
-  return `https://unpkg.com/nlgov-adr@${PACKAGE_VERSION}/docs/rules/${ruleSlug(code)}.md`;
+  const url = pageOf(code);
+  if (url === undefined) throw new Error(`Rule code is not one of nlgov-adr's: ${code}. Name it /<module>/<rule> or nlgov:<rule>.`);
+  return url;
 }

@@ -30,7 +30,7 @@ test('a static run of the non-conformant example as SARIF', async () => {
       expect(rule.shortDescription?.text).not.toBe(rule.id);
       expect(rule.helpUri).toMatch(/^https:\/\//);
     }
-    expect(rules.find((rule) => rule.id === '/core/semver')).toEqual({ id: '/core/semver', shortDescription: { text: 'info.version is a strict SemVer 2.0.0 version.' }, helpUri: `https://unpkg.com/nlgov-adr@${version}/docs/rules/core-semver.md` });
+    expect(rules.find((rule) => rule.id === '/core/semver')).toEqual({ id: '/core/semver', shortDescription: { text: 'info.version is a strict SemVer 2.0.0 version.' }, helpUri: `https://github.com/nlgov-adr/nlgov-adr/blob/v${version}/docs/rules/core-semver.md` });
     const semver = run?.results.find((result) => result.ruleId === '/core/semver');
     expect(semver?.level).toBe('error');
     expect(semver?.locations[0]?.physicalLocation.artifactLocation.uri).toMatch(/examples\/non-conformant-api\.yaml$/);
