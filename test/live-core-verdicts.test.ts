@@ -294,3 +294,13 @@ describe('9. CRS URIs in every spelling the registry allows', () => {
     expect(bbox?.details).toContain('"http://www.opengis.net/def/crs/EPSG/0/2154": no transformation known to adr-check, not compared');
   }, 40000);
 });
+
+describe('messages: features of two collections are named with their collection', () => {
+  test('the bbox around a point of one collection and over part of a polygon of another: each with its collection', async () => {
+    const { twoCollectionsServer } = await import('./support/geo-two-collections.js');
+    const api = await server(twoCollectionsServer());
+    const bbox = result(jsonReport(await adrCheck(api.baseUrl, ['--format', 'json'])), '/geo/bbox-query-parameter');
+    expect(bbox?.verdict).toBe('pass');
+    expect(bbox?.summary).toBe('a bbox around 1 of collection "punten" selects it (1 in all), one over part of 1 of collection "vlakken" selects it; a bbox away from all features selects none');
+  }, 40000);
+});

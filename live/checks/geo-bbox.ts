@@ -103,17 +103,18 @@ export const geoBboxQueryParameter: LiveCheck = {
     else missing(around, sample.identity, `bbox=${bboxValue(box)} around ${sample.identity} does not select it`, unjudged, problems);
     if (away.problem !== undefined) problems.push(away.problem);
     else if (away.ids.size > 0) problems.push(`bbox=${bboxValue(AWAY)}, away from every feature, selects ${away.ids.size} (${[...away.ids].slice(0, 3).join(', ')}): the bbox is not applied`);
-    const partial = await partlyCovered(context, target, problems, unjudged);
-    const summary = `a bbox around ${sample.identity} selects it (${around.ids.size} in all)${partial === undefined ? '' : `, one over part of ${partial} selects it`}; a bbox away from all features selects none`;
+    const partial = await partlyCovered(context, target, sample, problems, unjudged);
+    const name = featureName([sample, ...(partial === undefined ? [] : [partial])]);
+    const summary = `a bbox around ${name(sample)} selects it (${around.ids.size} in all)${partial === undefined ? '' : `, one over part of ${name(partial)} selects it`}; a bbox away from all features selects none`;
     return outcome(this.code, summary, problems, unjudged, [around.evidence, away.evidence], '`bbox` does not select as the geospatial module requires');
   },
 };
 
 /**
  * A box around the first vertex of a sample with extent, reaching a quarter of the sample's size:
- * it intersects the sample without containing it. Returns the sample's identity when tested.
+ * it intersects the sample without containing it. Returns the sample when tested.
  */
-async function partlyCovered(context: CheckContext, target: GeoTarget, problems: string[], unjudged: string[]): Promise<string | undefined> {
+async function partlyCovered(context: CheckContext, target: GeoTarget, first: GeoSample, problems: string[], unjudged: string[]): Promise<GeoSample | undefined> {
   const sized = target.samples.map((sample) => ({ sample, side: Math.min(...sizeMetres(sample.envelope)) })).find(({ side }) => side >= PARTIAL_MIN_METRES);
   const vertex = sized?.sample.positions[0];
   if (sized === undefined || vertex === undefined) return undefined;
@@ -122,8 +123,14 @@ async function partlyCovered(context: CheckContext, target: GeoTarget, problems:
   const box = boxAround(vertex, reach);
   const selection = await select(context, target, sample, { bbox: bboxValue(box) });
   if (selection.problem !== undefined) problems.push(selection.problem);
-  else missing(selection, sample.identity, `bbox=${bboxValue(box)}, ${reach} m around a vertex of ${sample.identity}, covers part of it but does not select it: a bbox selects what it intersects, not only what lies within it`, unjudged, problems);
-  return sample.identity;
+  else missing(selection, sample.identity, `bbox=${bboxValue(box)}, ${reach} m around a vertex of ${featureName([first, sample])(sample)}, covers part of it but does not select it: a bbox selects what it intersects, not only what lies within it`, unjudged, problems);
+  return sample;
+}
+
+/** A feature as a message names it: with its collection where the message names features of two. */
+function featureName(named: GeoSample[]): (sample: GeoSample) => string {
+  const collections = new Set(named.map((sample) => sample.collection.id));
+  return (sample) => (collections.size > 1 ? `${sample.identity} of collection ${quoted(sample.collection.id)}` : sample.identity);
 }
 
 /**
