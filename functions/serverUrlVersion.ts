@@ -1,9 +1,10 @@
 import type { IFunctionResult } from '@stoplight/spectral-core';
 import { ruleFunction } from '../lib/rule-function.js';
 import type { RulesetFunctionContext } from '@stoplight/spectral-core';
-import { asObject, isObject, valueAt, type JsonObject } from '../lib/json.js';
+import { asArray, asObject, entries, isObject, valueAt, type JsonObject } from '../lib/json.js';
+import { isAnyOperationMethod } from '../lib/openapi.js';
 import { resolvedDocument } from '../lib/inventory.js';
-import { parseServerUrl, sourceOfSegment, variableDefaults, withSegmentReplaced } from '../lib/server-url.js';
+import { doubledVersion, parseServerUrl, sourceOfSegment, variableDefaults, withSegmentReplaced, type DoubledVersion } from '../lib/server-url.js';
 import { strictSemver } from '../lib/semver.js';
 import type { SemVer } from 'semver';
 
@@ -18,7 +19,7 @@ const DETAILED_VERSION_SEGMENT = /^v\d+[._-]\d+/i;
  * where it is written, in the URL or in a variable's default.
  */
 export default ruleFunction<null>({ input: null, options: null }, (server, _options, context) => {
-  if (context.path.length === 0) return isObject(server) ? pathPrefixVersion(server) : [];
+  if (context.path.length === 0) return isObject(server) ? [...pathPrefixVersion(server), ...pathsRepeatingServerVersion(server)] : [];
   if (!isObject(server) || typeof server.url !== 'string') return [];
   const url = server.url;
   const parsed = parseServerUrl(server);
@@ -74,6 +75,47 @@ function pathPrefixVersion(document: JsonObject): IFunctionResult[] {
   }
   if (version === undefined || versionSegment === wanted) return [];
   return [{ message: `Paths' major version differs from info.version ${version.raw} and there is no server URL: ${base}. Change the paths to ${fixed}, or info.version to a ${versionSegment.slice(1)}.x.y version.`, path: ['paths'] }];
+}
+
+/**
+ * A path key with a version segment under a server URL with one (`/v1/items` under
+ * `https://api.example.nl/v1`): the client calls `/v1/v1/items`, which FastAPI's own example
+ * serves as 404. One finding per path key, at the key, naming the first server that gives it the
+ * second version: the servers of its operations, of its path item, or the root's.
+ */
+function pathsRepeatingServerVersion(document: JsonObject): IFunctionResult[] {
+  const results: IFunctionResult[] = [];
+  for (const [pathKey, pathItem] of entries(document.paths)) {
+    if (!pathKey.startsWith('/')) continue;
+    for (const server of serversOfPath(document, asObject(pathItem))) {
+      const doubled = doubledVersion(server, pathKey);
+      if (doubled === undefined) continue;
+      results.push({ message: doubledVersionMessage(server, pathKey, doubled), path: ['paths', pathKey] });
+      break;
+    }
+  }
+  return results;
+}
+
+/** The servers a path's operations are called on: each operation's own, else the path item's, else the root's. */
+function serversOfPath(document: JsonObject, pathItem: JsonObject): JsonObject[] {
+  const fallback = nonEmptyServers(pathItem.servers) ?? nonEmptyServers(document.servers) ?? [];
+  const operations = Object.entries(pathItem).filter(([key]) => isAnyOperationMethod(key)).map(([, operation]) => asObject(operation));
+  if (operations.length === 0) return fallback;
+  return [...new Set(operations.flatMap((operation) => nonEmptyServers(operation.servers) ?? fallback))];
+}
+
+function nonEmptyServers(servers: unknown): JsonObject[] | undefined {
+  const list = asArray(servers).filter(isObject);
+  return list.length > 0 ? list : undefined;
+}
+
+function doubledVersionMessage(server: JsonObject, pathKey: string, doubled: DoubledVersion): string {
+  const found = `${pathKey} under ${shownWithVariables(server)} is ${doubled.joined}`;
+  if (doubled.pathSegment === doubled.serverSegment) {
+    return `Path repeats the version of the server URL: ${found}. Remove /${doubled.pathSegment} from the path keys or from the server URL.`;
+  }
+  return `Path carries a version besides the server URL's: ${found}. Keep one version: remove /${doubled.pathSegment} from the path keys, or /${doubled.serverSegment} from the server URL.`;
 }
 
 /** The literal segments every path key starts with (a template ends the prefix). */

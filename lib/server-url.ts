@@ -104,3 +104,31 @@ export function withSegmentReplaced(url: string, segment: string, replacement: s
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
+
+/** A segment that names a version: `v1`, `v1.2`, `V2_0` (its form is for /core/uri-version to judge). */
+const VERSION_SEGMENT = /^v\d+(?:[._-]\d+)*$/i;
+
+export interface DoubledVersion {
+  /** The version segment of the server URL (variables at their defaults). */
+  serverSegment: string;
+  /** The version segment of the path key. */
+  pathSegment: string;
+  /** The URL a client builds: the expanded server URL with the path key appended. */
+  joined: string;
+}
+
+/**
+ * A path key that carries a version segment of its own under a server URL that carries one
+ * already: `/v1/items` under `https://api.example.nl/v1` is served at `/v1/v1/items`. Only the
+ * literal segments of the path key count (`{version}` is a parameter, not a version).
+ */
+export function doubledVersion(server: unknown, pathKey: string): DoubledVersion | undefined {
+  const parsed = parseServerUrl(server);
+  const serverSegment = parsed?.segments.find((segment) => VERSION_SEGMENT.test(segment));
+  if (parsed === undefined || serverSegment === undefined) return undefined;
+  const pathSegments = pathKey.split('/').filter((segment) => !segment.includes('{')).map(safeDecode);
+  // The server's own segment first: `/v1/...` under `/v1` is the repetition the fix is named for.
+  const pathSegment = pathSegments.find((segment) => segment === serverSegment) ?? pathSegments.find((segment) => VERSION_SEGMENT.test(segment));
+  if (pathSegment === undefined) return undefined;
+  return { serverSegment, pathSegment, joined: `${parsed.expanded.replace(/\/+$/, '')}${pathKey}` };
+}

@@ -45,7 +45,7 @@ export const coreRules: Record<string, NlgovRule> = {
     then: { function: strictSemver },
   }),
   '/core/uri-version': rule('/core/uri-version', {
-    description: 'Each server URL carries the major version as one /v<major> segment, equal to the major of info.version.',
+    description: 'Each server URL carries the major version as one /v<major> segment, equal to the major of info.version; the paths do not repeat it.',
     severity: 'error',
     formats: [oas3],
     // `$`: without servers, the paths' common prefix is the base path (serverUrlVersion judges it there).
