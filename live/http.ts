@@ -2,6 +2,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type { TLSSocket } from 'node:tls';
 import { PinnedResolver } from './resolve.js';
+import type { AddressPolicy } from './address-policy.js';
 
 export interface ClientOptions {
   /** Per request: connect, TLS handshake and the whole response. */
@@ -17,6 +18,8 @@ export interface ClientOptions {
   insecure: boolean;
   /** Ask this DNS server (host or host:port) instead of the system's resolver. */
   dnsServer?: string;
+  /** Which addresses may be connected to (docs/live/address-policy.md); default every address. */
+  addressPolicy?: AddressPolicy;
 }
 
 export interface RequestSpec {
@@ -77,11 +80,11 @@ export class HttpClient {
   /** Whole bodies (up to --max-body each) in flight at once: memory is this times --max-body, not --concurrency times. */
   private readonly wholeBodies = new Semaphore(WHOLE_BODIES_AT_ONCE);
   private sent = 0;
-  /** One address per host name for the whole run (no DNS rebinding between requests). */
+  /** One address per host name for the whole run (no DNS rebinding between requests), admitted by the address policy. */
   readonly resolver: PinnedResolver;
 
   constructor(readonly options: ClientOptions) {
-    this.resolver = new PinnedResolver(options.dnsServer);
+    this.resolver = new PinnedResolver(options.dnsServer, options.addressPolicy);
     this.requests = new Semaphore(options.concurrency);
   }
 
@@ -111,6 +114,7 @@ export class HttpClient {
     const timeout = Math.max(1, Math.min(this.options.timeoutMs, this.options.deadline - started));
     return new Promise((resolve) => {
       let settled = false;
+      let timer: NodeJS.Timeout | undefined;
       const finish = (exchange: Omit<Exchange, 'durationMs' | 'method' | 'url' | 'requestHeaders'>) => {
         if (settled) return;
         settled = true;
@@ -125,45 +129,55 @@ export class HttpClient {
         return;
       }
       const transport = url.protocol === 'https:' ? https : http;
-      let request: http.ClientRequest;
-      try {
-        request = transport.request(url, {
-          method: spec.method,
-          // `*/*` as curl sends it: without an Accept some servers (MapServer) answer HTML. A body is
-          // always framed: Node adds Content-Length only for the methods that usually carry one.
-          headers: { 'user-agent': 'adr-check', accept: '*/*', ...requestHeaders, ...(spec.body === undefined ? {} : { 'content-length': String(Buffer.byteLength(spec.body)) }) },
-          ca: this.options.ca,
-          rejectUnauthorized: !this.options.insecure,
-          agent: false,
-          lookup: this.resolver.lookup,
-          servername: isIpAddress(url.hostname) ? undefined : url.hostname,
-        });
-      } catch (error) {
-        // Node refuses a header value with CR, LF or other characters HTTP forbids before sending anything.
-        finish({ ...NO_RESPONSE, error: `not sent: ${describeError(error as Error)}` });
-        return;
-      }
-      const timer = setTimeout(() => {
-        request.destroy();
+      let request: http.ClientRequest | undefined;
+      timer = setTimeout(() => {
+        request?.destroy();
         finish({ ...NO_RESPONSE, error: `no complete response within ${timeout} ms` });
       }, timeout);
-      request.on('error', (error) => finish({ ...NO_RESPONSE, error: describeError(error) }));
-      request.on('response', (response) => {
-        const body = new BoundedBody(this.options.maxBodyBytes, spec.keepBody === true || spec.keepRaw === true ? this.options.maxBodyBytes : EXCERPT_BYTES, spec.keepRaw === true);
-        const tls = tlsInfo(response.socket as TLSSocket);
-        const done = () => finish({ status: response.statusCode, headers: flattenHeaders(response.headers), headerNames: spellingOf(response.rawHeaders), headerCounts: countsOf(response.rawHeaders), ...body.result(), tls });
-        response.on('data', (chunk: Buffer) => {
-          if (body.add(chunk) === 'full') {
-            response.destroy();
-            done();
-          }
-        });
-        response.on('end', done);
-        response.on('error', (error) => finish({ status: response.statusCode, headers: flattenHeaders(response.headers), headerNames: spellingOf(response.rawHeaders), headerCounts: countsOf(response.rawHeaders), ...body.result(), error: describeError(error) }));
-      });
-      if (spec.body !== undefined) request.write(spec.body);
-      request.end();
+      // The address is resolved and admitted before any socket exists: node:net asks `lookup` for
+      // a host name but connects to an IP literal directly, so a refused literal must stop here.
+      this.resolver.resolve(url.hostname).then(() => {
+        if (settled) return;
+        try {
+          request = transport.request(url, {
+            method: spec.method,
+            // `*/*` as curl sends it: without an Accept some servers (MapServer) answer HTML. A body is
+            // always framed: Node adds Content-Length only for the methods that usually carry one.
+            headers: { 'user-agent': 'adr-check', accept: '*/*', ...requestHeaders, ...(spec.body === undefined ? {} : { 'content-length': String(Buffer.byteLength(spec.body)) }) },
+            ca: this.options.ca,
+            rejectUnauthorized: !this.options.insecure,
+            agent: false,
+            lookup: this.resolver.lookup,
+            servername: isIpAddress(url.hostname) ? undefined : url.hostname,
+          });
+        } catch (error) {
+          // Node refuses a header value with CR, LF or other characters HTTP forbids before sending anything.
+          finish({ ...NO_RESPONSE, error: `not sent: ${describeError(error as Error)}` });
+          return;
+        }
+        this.exchangeOn(request, spec, finish);
+      }, (error: Error) => finish({ ...NO_RESPONSE, error: describeError(error) }));
     });
+  }
+
+  /** Reads the answer to a request that has been made, bounded as the client's options say. */
+  private exchangeOn(request: http.ClientRequest, spec: RequestSpec, finish: (exchange: Omit<Exchange, 'durationMs' | 'method' | 'url' | 'requestHeaders'>) => void): void {
+    request.on('error', (error) => finish({ ...NO_RESPONSE, error: describeError(error) }));
+    request.on('response', (response) => {
+      const body = new BoundedBody(this.options.maxBodyBytes, spec.keepBody === true || spec.keepRaw === true ? this.options.maxBodyBytes : EXCERPT_BYTES, spec.keepRaw === true);
+      const tls = tlsInfo(response.socket as TLSSocket);
+      const done = () => finish({ status: response.statusCode, headers: flattenHeaders(response.headers), headerNames: spellingOf(response.rawHeaders), headerCounts: countsOf(response.rawHeaders), ...body.result(), tls });
+      response.on('data', (chunk: Buffer) => {
+        if (body.add(chunk) === 'full') {
+          response.destroy();
+          done();
+        }
+      });
+      response.on('end', done);
+      response.on('error', (error) => finish({ status: response.statusCode, headers: flattenHeaders(response.headers), headerNames: spellingOf(response.rawHeaders), headerCounts: countsOf(response.rawHeaders), ...body.result(), error: describeError(error) }));
+    });
+    if (spec.body !== undefined) request.write(spec.body);
+    request.end();
   }
 }
 

@@ -9,6 +9,7 @@ import { boundedLine } from './bounded-report.js';
 import { DEFAULT_LINT_MEMORY_MB, runChecks, runStatic, TargetError, type RunOptions } from './run.js';
 import { packageVersion } from './version.js';
 import { TLS_DEADLINE_MS } from './context.js';
+import { AllowEntryError, createAddressPolicy, type AddressPolicy } from './address-policy.js';
 
 const HELP = `adr-check: tests a running API against the Dutch API Design Rules, and lints its description.
 
@@ -26,6 +27,11 @@ options:
   --insecure               do not verify certificates (the TLS check is then not done)
   --dns-server <ip>        resolve host names with this DNS server (ip or ip:port) instead of
                            the system's; either way each name is resolved once per run
+  --public-only            connect to public addresses only: refuse loopback, private,
+                           link-local (cloud metadata), CGNAT, ULA, multicast and other
+                           special addresses, also inside IPv6 (docs/live/address-policy.md)
+  --allow <entry>          with --public-only: connect to this address, CIDR range or host
+                           name all the same; repeatable
   --unsafe                 also send writes (docs/live/unsafe.md): undeclared POST, PUT and
                            PATCH with a body no server can take (405 probes; DELETE only where
                            GET says 404), a protected DELETE of a made-up resource, and POSTs
@@ -79,6 +85,8 @@ function parse(argv: string[], environment: NodeJS.ProcessEnv): Cli | 'help' | '
       ca: { type: 'string' },
       insecure: { type: 'boolean', default: false },
       'dns-server': { type: 'string' },
+      'public-only': { type: 'boolean', default: false },
+      allow: { type: 'string', multiple: true, default: [] },
       unsafe: { type: 'boolean', default: false },
       path: { type: 'string', multiple: true, default: [] },
       'cors-origin': { type: 'string' },
@@ -124,6 +132,7 @@ function parse(argv: string[], environment: NodeJS.ProcessEnv): Cli | 'help' | '
         ca: values.ca === undefined ? undefined : readCa(values.ca),
         insecure: values.insecure,
         ...(values['dns-server'] === undefined ? {} : { dnsServer: dnsServer(values['dns-server']) }),
+        ...addressPolicyOption(values['public-only'], values.allow),
         timeoutMs: positiveNumber('timeout', values.timeout),
         deadlineMs: positiveNumber('deadline', values.deadline) * 1000,
         maxRequests: positiveNumber('max-requests', values['max-requests']),
@@ -153,6 +162,20 @@ function dnsServer(value: string): string {
   const host = value.replace(/^\[([^\]]+)\](:\d+)?$/, '$1').replace(/^([\d.]+):\d+$/, '$1');
   if (isIP(host) === 0) throw new UsageError(`--dns-server takes an IP address with an optional port, not ${value}`);
   return value;
+}
+
+/** --public-only with its --allow entries; without it every address is admitted, and --allow would do nothing. */
+function addressPolicyOption(publicOnly: boolean, allow: string[]): { addressPolicy?: AddressPolicy } {
+  if (!publicOnly) {
+    if (allow.length > 0) throw new UsageError('--allow only makes exceptions to --public-only; without it every address is allowed. Give --public-only too');
+    return {};
+  }
+  try {
+    return { addressPolicy: createAddressPolicy({ allow, advice: 'adr-check --public-only connects to public addresses only; give --allow with the address, its range or the host name to check it all the same' }) };
+  } catch (error) {
+    if (error instanceof AllowEntryError) throw new UsageError(`--allow: ${error.message}`);
+    throw error;
+  }
 }
 
 function positiveNumber(flag: string, value: string): number {

@@ -1,5 +1,6 @@
 import dns from 'node:dns';
 import net from 'node:net';
+import { AddressRefusedError, type AddressPolicy } from './address-policy.js';
 
 export interface PinnedAddress {
   address: string;
@@ -14,24 +15,35 @@ type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | dn
  * a name that answers the target first and another address next (DNS rebinding) never gets a
  * request to the second. TLS keeps the name for SNI and certificate verification; only the
  * address comes from here. With `dnsServer` (host or host:port) names are asked of that server
- * instead of the system's resolver.
+ * instead of the system's resolver. With `policy` the pinned address (an IP literal's too) is
+ * checked before it is handed out: a refused one rejects with AddressRefusedError, every time the
+ * name is asked for, so nothing connects there.
  */
 export class PinnedResolver {
   private readonly pinned = new Map<string, Promise<PinnedAddress>>();
 
-  constructor(private readonly dnsServer?: string) {}
+  constructor(private readonly dnsServer?: string, private readonly policy?: AddressPolicy) {}
 
-  /** The run's address for a host name (an IP literal is its own address). */
+  /** The run's address for a host name (an IP literal is its own address), admitted by the policy. */
   resolve(hostname: string): Promise<PinnedAddress> {
     const name = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-    const literal = net.isIP(name);
-    if (literal !== 0) return Promise.resolve({ address: name, family: literal === 6 ? 6 : 4 });
     let found = this.pinned.get(name);
     if (found === undefined) {
-      found = this.dnsServer === undefined ? systemLookup(name) : askServer(name, this.dnsServer);
+      const literal = net.isIP(name);
+      const address = literal !== 0 ? Promise.resolve<PinnedAddress>({ address: name, family: literal === 6 ? 6 : 4 })
+        : this.dnsServer === undefined ? systemLookup(name) : askServer(name, this.dnsServer);
+      found = address.then((pinned) => this.admitted(name, pinned));
+      // Refusals are expected answers: no unhandled rejection where nobody asks again.
+      found.catch(() => undefined);
       this.pinned.set(name, found);
     }
     return found;
+  }
+
+  private admitted(name: string, pinned: PinnedAddress): PinnedAddress {
+    const refusal = this.policy?.refusal(pinned.address, name);
+    if (refusal !== undefined) throw new AddressRefusedError(pinned.address, refusal);
+    return pinned;
   }
 
   /** A `lookup` option for node:http(s), node:net and node:tls that answers from the pinned address. */

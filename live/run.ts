@@ -9,6 +9,7 @@ import { geoTarget } from './geo/discover.js';
 import { lintInWorker, type LintOutcome, type ReferenceFetcher } from './lint/run-lint.js';
 import { describeAnswer, type CheckResult, type Report } from './report.js';
 import { packageVersion } from './version.js';
+import { AddressRefusedError } from './address-policy.js';
 
 export interface RunOptions {
   client: Omit<ClientOptions, 'deadline'> & { deadlineMs: number };
@@ -31,6 +32,7 @@ export async function runChecks(baseUrl: string, options: RunOptions): Promise<R
   const started = Date.now();
   const client = new HttpClient({ ...options.client, deadline: started + options.client.deadlineMs });
   const context = createContext(client, baseUrl, options.checks);
+  await refuseBaseUrl(client, context.baseUrl);
   const first = await context.send({ method: 'GET', url: `${context.baseUrl}/openapi.json`, anonymous: true, keepBody: true });
   if (first.status === undefined && isUnreachable(first.error)) throw new TargetError(`cannot reach ${context.baseUrl}/openapi.json: ${first.error}`);
   if (first.status === undefined && requiresClientCertificate(first.error)) {
@@ -286,6 +288,12 @@ function sameOriginFetcher(client: HttpClient, descriptionUrl: string): Referenc
     if (exchange.bodyTruncated) return { reason: `GET ${target.href}: larger than --max-body (${client.options.maxBodyBytes} bytes)` };
     return { text: exchange.body };
   };
+}
+
+/** A base URL the address policy refuses is not checked at all: not one connection is made. */
+async function refuseBaseUrl(client: HttpClient, baseUrl: string): Promise<void> {
+  const refusal = await client.resolver.resolve(new URL(baseUrl).hostname).then(() => undefined, (error: unknown) => (error instanceof AddressRefusedError ? error.message : undefined));
+  if (refusal !== undefined) throw new TargetError(`${baseUrl} is not checked: ${refusal}`);
 }
 
 /** Nothing listens there: no report can say anything useful. A server that misbehaves gets a report. */
