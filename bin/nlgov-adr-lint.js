@@ -26,6 +26,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { descriptionsToLint } from './hook-selection.js';
 import { formatArguments, formatsAndOutputs, isOn, splitArguments, withoutFormatsAndOutputs } from './lint-arguments.js';
 import { colourWanted, renderText, widthOf } from './lint-text.js';
 import { chooseRuleset, missingBuild, MODULE_SETS, ownNameFile, PACKAGE_NAME, PACKAGE_VERSION } from './ruleset-choice.js';
@@ -42,6 +43,10 @@ options of nlgov-adr-lint:
   -r, --ruleset <set|file>  a module set (${MODULE_SETS.join(', ')}) or a ruleset
                             file; default: the project's .spectral.yaml (.yml, .json, .js, .mjs,
                             .cjs) in the working directory if there is one, else ${PACKAGE_NAME}
+  --pre-commit              the files are what a commit changes (pre-commit passes them): lint
+                            the OpenAPI descriptions among them (an openapi or swagger key at
+                            the root, any name) and the repository's descriptions that $ref a
+                            changed file; other JSON and YAML files are not linted
   --fetch-remote-refs       fetch http(s) $refs (default: refused, but for the OGC API schemas,
                             which come from this package); also NLGOV_ADR_FETCH_REMOTE_REFS=1
   -h, --help                this text
@@ -97,6 +102,15 @@ function plan(formats, outputs) {
   return { formats: formats.map((format) => (format === 'stylish' ? 'json' : format)), outputs: { ...others, json: jsonFile }, textTarget, jsonFile, folder };
 }
 
+/** --pre-commit: the documents become the descriptions to lint; none, and there is nothing to do. */
+function selectDescriptions() {
+  const { descriptions, because } = descriptionsToLint([...documents, ...afterSeparator]);
+  if (descriptions.length === 0) process.exit(0);
+  for (const [description, fragment] of because) console.error(`nlgov-adr-lint: linting ${description}: it $refs ${fragment}, which changed`);
+  documents.splice(0, documents.length, ...descriptions);
+  afterSeparator.splice(0, afterSeparator.length);
+}
+
 function writeText(results, target) {
   if (target === '<stdout>') process.stdout.write(renderText(results, { width: widthOf(process.stdout), colour: colourWanted(process.stdout, process.env) }));
   else writeFileSync(target, renderText(results, { colour: false }));
@@ -117,7 +131,8 @@ for (const option of options.filter((option) => named(option, '-r', '--ruleset')
   ruleset = option.length === 2 || option[0].includes('=') ? (option[1] ?? option[0].slice(option[0].indexOf('=') + 1)) : fail(`${option[0]} needs a value`);
 }
 const fetchRemote = process.env.NLGOV_ADR_FETCH_REMOTE_REFS === '1' || isOn(options, '--fetch-remote-refs', '--fetch-remote-refs');
-const rest = options.filter((option) => !named(option, '-r', '--ruleset', '--fetch-remote-refs'));
+const rest = options.filter((option) => !named(option, '-r', '--ruleset', '--fetch-remote-refs', '--pre-commit'));
+if (isOn(options, '--pre-commit', '--pre-commit')) selectDescriptions();
 const ownResolver = rest.some((option) => named(option, '--resolver'));
 const quiet = isOn(rest, '-q', '--quiet');
 
