@@ -16,6 +16,7 @@ import propertyNameCasing from '../functions/propertyNameCasing.js';
 import problemDetailsMediaType from '../functions/problemDetailsMediaType.js';
 import statusCodeHeuristics from '../functions/statusCodeHeuristics.js';
 import globalSearchShape from '../functions/globalSearchShape.js';
+import { oasPathParamsRule } from './oas.js';
 import { CALLBACK_SERVERS_GIVEN, LINK_SERVERS_GIVEN, OPERATION_PATHS, PARAMETERS_GIVEN, RESPONSES_GIVEN, SERVERS_GIVEN, WEBHOOK_SERVERS_GIVEN, rule, type NlgovRule } from './rule.js';
 
 export type { NlgovRule };
@@ -180,7 +181,8 @@ export const coreRules: Record<string, NlgovRule> = {
 export const oasRules = {
   'oas3-schema': 'error',
   'operation-operationId-unique': 'error',
-  'path-params': 'error',
+  // spectral's rule, less the follow-ons of a parameter $ref that did not resolve (rulesets/oas.ts).
+  'path-params': oasPathParamsRule,
   'openapi-tags-uniqueness': 'error',
   'oas3-valid-media-example': 'error',
   'oas3-valid-schema-example': 'error',

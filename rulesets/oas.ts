@@ -3,6 +3,7 @@ import { oas3 } from '@stoplight/spectral-formats';
 import { oas } from '@stoplight/spectral-rulesets';
 import mediaExamples from '../functions/mediaExamples.js';
 import schemaExamples from '../functions/schemaExamples.js';
+import pathParamsBesideUnreadReferences from '../functions/pathParamsBesideUnreadReferences.js';
 import { withFixedGiven } from '../lib/given.js';
 import type { NlgovRule } from './core.js';
 
@@ -59,4 +60,17 @@ export const oasServerRules: Record<string, RuleDefinition> = {
     { ...(builtinRules['oas3-server-variables'] as RuleDefinition), severity: 'error', given: SERVER_VARIABLES_GIVEN },
     [{ formats: [oas3], given: SERVER_VARIABLES_OAS3_GIVEN }],
   ),
+};
+
+/*
+ * spectral:oas's path-params under its own name, with spectral's function wrapped: a parameter
+ * `$ref` that did not resolve is reported once (invalid-ref, /core/doc-openapi), not again as
+ * "Operation must define parameter" for each path parameter it would have defined (issue 22 item
+ * 11; adr-check leaves the same follow-ons out, live/lint/follow-ons.ts). Its `given` is
+ * spectral's own (`$.paths`, no wildcard); formats and documentation link are spectral's too.
+ */
+export const oasPathParamsRule: RuleDefinition = {
+  ...(builtinRules['path-params'] as RuleDefinition),
+  severity: 'error',
+  then: { function: pathParamsBesideUnreadReferences },
 };
