@@ -1,6 +1,6 @@
 import { defineConfig, type Options } from 'tsup';
 
-const DEPENDENCIES = [/^@stoplight\//, 'semver', /^ajv/, 'yaml', 'selfsigned', 'proj4', 'jose'];
+const DEPENDENCIES = [/^@stoplight\//, 'semver', /^ajv/, 'yaml', 'selfsigned', 'proj4', 'jose', 'fastify', /^@fastify\//, 'better-sqlite3'];
 
 // The Spectral CLI bundles a JS ruleset and swaps every @stoplight import for its own copy,
 // so those stay external. Plain CJS output does not load there; cjsInterop + splitting does.

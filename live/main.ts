@@ -9,17 +9,22 @@ import { boundedLine } from './bounded-report.js';
 import { DEFAULT_LINT_MEMORY_MB, runChecks, runStatic, TargetError, type RunOptions } from './run.js';
 import { packageVersion } from './version.js';
 import { TLS_DEADLINE_MS } from './context.js';
+import { chooseLintRuleset, RulesetError, useLintRuleset } from './lint/ruleset.js';
 import { AllowEntryError, createAddressPolicy, type AddressPolicy } from './address-policy.js';
 
 const HELP = `adr-check: tests a running API against the Dutch API Design Rules, and lints its description.
 
 usage: adr-check <base-url> [options]      (the base URL includes /v<major>)
        adr-check --static <file> [options]  (lint a description on this machine, no live checks)
+       adr-check serve [--port 8080] [--data <dir>]  (the web checker: adr-check serve --help)
 
 options:
   --format <name>          report format: text (default), json, junit, sarif, github-actions, html
   --static                 the argument is a description file: lint it only (its file $refs are read)
   --output <file>          write the report to a file instead of stdout
+  --ruleset <set|file>     the static lint's ruleset: a module set (nlgov-adr, nlgov-adr/core,
+                           /geo, /signing, /oauth) or a ruleset file; default the working
+                           directory's .spectral.yaml (.yml, .json, .js, .mjs, .cjs), else nlgov-adr
   --fail-on <level>        exit 1 from this level on: error (default) or warn
   --verbose                text: list every static finding and the full TLS tables
   --header "Name: value"   send this header (credentials) with every request; repeatable; redacted in reports
@@ -70,6 +75,8 @@ interface Cli {
   staticOnly: boolean;
   failOn: 'error' | 'warn';
   output?: string;
+  /** --ruleset as given. */
+  ruleset?: string;
   run: RunOptions;
   secrets: string[];
 }
@@ -102,6 +109,7 @@ function parse(argv: string[], environment: NodeJS.ProcessEnv): Cli | 'help' | '
       'signing-ca': { type: 'string' },
       'oauth-metadata': { type: 'string' },
       output: { type: 'string' },
+      ruleset: { type: 'string' },
       verbose: { type: 'boolean', default: false },
       static: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
@@ -125,6 +133,7 @@ function parse(argv: string[], environment: NodeJS.ProcessEnv): Cli | 'help' | '
     staticOnly: values.static,
     failOn: values['fail-on'],
     output: values.output,
+    ruleset: values.ruleset,
     secrets: [...Object.values(headers), ...(token ? [token] : [])],
     run: {
       client: {
@@ -233,6 +242,8 @@ function progressLine(): { update: RunOptions['onProgress']; clear(): void } {
 }
 
 export async function main(argv: string[], environment: NodeJS.ProcessEnv = process.env): Promise<number> {
+  // The web checker (docs/web.md): loaded only when asked for, so that a check never loads its server.
+  if (argv[0] === 'serve') return (await import('../web/serve.js')).serve(argv.slice(1));
   let parsed: Cli | 'help' | 'version';
   try {
     parsed = parse(argv, environment);
@@ -249,6 +260,15 @@ export async function main(argv: string[], environment: NodeJS.ProcessEnv = proc
     return 0;
   }
   const cli = parsed;
+  let ruleset: ReturnType<typeof chooseLintRuleset>;
+  try {
+    ruleset = chooseLintRuleset(cli.ruleset, process.cwd());
+  } catch (error) {
+    if (!(error instanceof RulesetError)) throw error;
+    process.stderr.write(`adr-check: ${error.message}\n`);
+    return 2;
+  }
+  useLintRuleset(ruleset.ruleset);
   const progress = progressLine();
   const forms = secretForms(cli.secrets);
   try {
@@ -256,6 +276,7 @@ export async function main(argv: string[], environment: NodeJS.ProcessEnv = proc
       ? await runStatic(cli.baseUrl, { deadlineMs: cli.run.client.deadlineMs, ...(cli.run.lintMemoryMb === undefined ? {} : { lintMemoryMb: cli.run.lintMemoryMb }) })
       : await runChecks(cli.baseUrl, { ...cli.run, onProgress: progress.update });
     progress.clear();
+    report.tool.ruleset = ruleset.label;
     const output = render(report, cli.format, { colour: cli.output === undefined && process.stdout.isTTY === true, verbose: cli.verbose, secrets: forms });
     if (cli.output === undefined) process.stdout.write(`${output}\n`);
     else writeFileSync(cli.output, `${output}\n`);
