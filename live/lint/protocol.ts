@@ -1,6 +1,7 @@
 import type { Finding } from '../../lib/lint.js';
 import type { DocumentLimits } from './guards.js';
 import type { ReferenceBudget } from './referenced-documents.js';
+import type { LintRuleset } from './ruleset.js';
 
 /**
  * The messages between adr-check and its worker threads. Every document a server sent that
@@ -27,6 +28,8 @@ export interface LintJob {
   references: ReferenceBudget;
   /** A description the user names on their own disk (--static): its file `$ref`s are read, http(s) ones are not fetched. */
   localFile?: boolean;
+  /** The ruleset to lint with (ruleset.ts); default the full nlgov-adr. */
+  ruleset?: LintRuleset;
 }
 
 /** Whether a served YAML text has the same content as the served JSON description. */

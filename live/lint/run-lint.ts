@@ -6,6 +6,7 @@ import { Worker } from 'node:worker_threads';
 import type { Finding } from '../../lib/lint.js';
 import { DOCUMENT_LIMITS } from './guards.js';
 import type { CompareJob, FetchAnswer, LintJob, WorkerJob, WorkerMessage } from './protocol.js';
+import { lintRulesetInUse } from './ruleset.js';
 
 export type LintStatus = 'done' | 'too-deep' | 'timeout' | 'out-of-memory' | 'failed';
 
@@ -112,7 +113,7 @@ export async function lintInWorker(text: string, source: string, budget: LintBud
   const started = Date.now();
   // Files on the user's disk (--static) are no requests: only their bytes and time count.
   const references = { bytes: REFERENCE_BYTES, documents: localFile ? Number.POSITIVE_INFINITY : REFERENCED_DOCUMENTS, deadline: budget.deadline };
-  const job: LintJob = { kind: 'lint', text, source, maxFindings: MAX_FINDINGS, maxFindingChars: MAX_FINDING_CHARS, limits: DOCUMENT_LIMITS, references, localFile };
+  const job: LintJob = { kind: 'lint', text, source, maxFindings: MAX_FINDINGS, maxFindingChars: MAX_FINDING_CHARS, limits: DOCUMENT_LIMITS, references, localFile, ruleset: lintRulesetInUse() };
   const outcome = await runInWorker(job, budget, fetchReference, { what: 'the static lint', time: 'the rest of --deadline', memory: '--lint-memory' });
   const durationMs = Date.now() - started;
   if ('status' in outcome) return { status: outcome.status, findings: [], omitted: 0, reason: outcome.reason, durationMs };

@@ -7,6 +7,7 @@ import { boundedText } from './bounded-text.js';
 import { ReferencedDocuments } from './referenced-documents.js';
 import { readOgcSchema } from '../../lib/ogc-schema-files.js';
 import { followsFromUnreadParameter } from './follow-ons.js';
+import type { RulesetDefinition } from '@stoplight/spectral-core';
 import type { CompareJob, FetchAnswer, LintJob, WorkerJob, WorkerMessage } from './protocol.js';
 
 /** The worker: see protocol.ts. One job per worker, given as workerData. */
@@ -42,9 +43,10 @@ async function lint(lintJob: LintJob): Promise<WorkerMessage> {
     return { kind: 'refused', finding, reason: boundedText(`the description ${reading.reason}; it was not linted`) };
   }
   // Spectral and the ruleset are loaded only for a lint: a comparison's worker starts without them.
-  const [{ Resolver }, { oas }, { default: ruleset }, { createLinter, lintDiagnostics }, { boundedFinding, keptFindings }] = await Promise.all([
-    import('@stoplight/spectral-ref-resolver'), import('@stoplight/spectral-rulesets'), import('../../ruleset.js'), import('../../lib/lint.js'), import('./findings.js'),
+  const [{ Resolver }, { oas }, { loadRuleset, linterWith, ruleDescriptions }, { lintDiagnostics }, { boundedFinding, keptFindings }] = await Promise.all([
+    import('@stoplight/spectral-ref-resolver'), import('@stoplight/spectral-rulesets'), import('./load-ruleset.js'), import('../../lib/lint.js'), import('./findings.js'),
   ]);
+  const ruleset = await loadRuleset(lintJob.ruleset);
   // The user's own files (--static) are held to the same limits as a server's documents.
   const referenced = new ReferencedDocuments(lintJob.localFile === true ? (path) => readFile(path, 'utf8') : fetchThroughMain, lintJob.limits, lintJob.references);
   // Every reason a document was not read: /core/doc-openapi reports each once, so Spectral's invalid-ref beside it is dropped.
@@ -80,7 +82,7 @@ async function lint(lintJob: LintJob): Promise<WorkerMessage> {
   const resolver = lintJob.localFile === true
     ? new Resolver({ resolvers: { file: read, http: ogcFirst(refuse(notFetchedInStaticRun)), https: ogcFirst(refuse(notFetchedInStaticRun)) } })
     : new Resolver({ resolvers: { file: refuse(localFileNotRead), http: ogcFirst(read), https: ogcFirst(read) } });
-  const diagnostics = await lintDiagnostics(createLinter(ruleset, resolver), lintJob.text, lintJob.source);
+  const diagnostics = await lintDiagnostics(linterWith(ruleset, resolver), lintJob.text, lintJob.source);
   // A document not read is reported once, by /core/doc-openapi with the same reason; Spectral's invalid-ref would say it twice.
   // Parsed again only if a path parameter is found missing while a document was not read (a YAML description costs a second toJS).
   let document: { data: unknown } | undefined;
@@ -89,7 +91,7 @@ async function lint(lintJob: LintJob): Promise<WorkerMessage> {
   const reported = diagnostics.filter((diagnostic) => !(diagnostic.code === 'invalid-ref' && unread.has(diagnostic.message))
     && !(diagnostic.code === 'path-params' && unread.size > 0 && followsFromUnreadParameter(description(), diagnostic.path)));
   const { kept, omitted } = keptFindings(reported.map(boundedFinding), lintJob.maxFindings, lintJob.maxFindingChars);
-  const rules = [(ruleset as { rules?: Record<string, { description?: string }> }).rules ?? {}, (oas as { rules?: Record<string, { description?: string }> }).rules ?? {}];
+  const rules = [ruleDescriptions(ruleset), ruleDescriptions(oas as RulesetDefinition)];
   return { kind: 'done', findings: kept, omitted, descriptions: descriptionsOf(kept, rules) };
 }
 
@@ -118,7 +120,7 @@ function refusedDescription(reason: string, maxDepth: number, tooDeep: { depth: 
 }
 
 /** Each found rule's description, from our ruleset or the spectral:oas rules it extends (for SARIF's shortDescription). */
-function descriptionsOf(findings: { code: string }[], rules: Array<Record<string, { description?: string }>>): Record<string, string> {
+function descriptionsOf(findings: { code: string }[], rules: Array<Record<string, { description?: string | null }>>): Record<string, string> {
   const descriptions: Record<string, string> = {};
   for (const { code } of findings) {
     const description = rules.map((set) => set[code]?.description).find((text) => typeof text === 'string');
