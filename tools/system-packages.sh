@@ -7,8 +7,11 @@
 # HTML report opened in a real browser by playwright-core, test/html-report.test.ts), and for the lab
 # of real implementations (test/lab/mapserver.test.ts): cgi-mapserver (MapServer 8's mapserv, OGC API
 # Features), spawn-fcgi (runs mapserv as FastCGI behind nginx) and gdal-bin (ogr2ogr makes the RD New
-# data set). The tests fail without them rather than skip, so the README's test command runs this
-# first. Debian or Ubuntu; elsewhere install the nine yourself.
+# data set); qgis-server (QGIS Server 3.22's OGC API Features under spawn-fcgi,
+# test/lab/qgis-server.test.ts; about 250 packages, two minutes); python3-fastapi and python3-uvicorn
+# (a FastAPI app run by Debian's /usr/bin/python3, test/lab/fastapi.test.ts). The tests fail without
+# them rather than skip, so the README's test command runs this first. Debian or Ubuntu; elsewhere
+# install the twelve yourself.
 set -eu
 missing=""
 command -v openssl >/dev/null 2>&1 || missing="$missing openssl"
@@ -21,6 +24,11 @@ test -x /usr/bin/chromium || missing="$missing chromium"
 test -x /usr/lib/cgi-bin/mapserv || missing="$missing cgi-mapserver"
 command -v spawn-fcgi >/dev/null 2>&1 || missing="$missing spawn-fcgi"
 command -v ogr2ogr >/dev/null 2>&1 || missing="$missing gdal-bin"
+# test/lab/qgis-server.test.ts: QGIS Server's FastCGI program, run under spawn-fcgi.
+test -x /usr/lib/cgi-bin/qgis_mapserv.fcgi || missing="$missing qgis-server"
+# test/lab/fastapi.test.ts: Debian's own interpreter, not a python3 earlier on PATH.
+/usr/bin/python3 -c 'import fastapi' >/dev/null 2>&1 || missing="$missing python3-fastapi"
+/usr/bin/python3 -c 'import uvicorn' >/dev/null 2>&1 || missing="$missing python3-uvicorn"
 [ -z "$missing" ] && exit 0
 if ! command -v apt-get >/dev/null 2>&1; then
   echo "system-packages: apt-get not found; install these yourself:$missing" >&2
