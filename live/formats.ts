@@ -2,6 +2,9 @@ import { count, type CheckResult, type Report, type ReportTable, type Verdict } 
 import { jsonText, mapStrings, printable } from './redaction.js';
 import { boundedReport } from './bounded-report.js';
 import { html, ruleTitle } from './html.js';
+import { findingLocation, locationLabel, place, uriReference } from './finding-location.js';
+import { ruleHelp } from './rule-help.js';
+import { annotations, commandData, type SarifLog, type SarifResult } from './sarif-annotations.js';
 import { documentationPath, repositoryPageUrl } from '../lib/documentation-url.js';
 
 export const FORMATS = ['text', 'json', 'junit', 'sarif', 'github-actions', 'html'] as const;
@@ -35,7 +38,7 @@ export function render(report: Report, format: Format, options: RenderOptions): 
     case 'sarif':
       return jsonText(sarif(redacted));
     case 'github-actions':
-      return githubActions(safe());
+      return githubActions(redacted);
     case 'html':
       return html(safe());
     default:
@@ -98,7 +101,7 @@ function staticLines(report: Report, verbose: boolean): string[] {
   const lines = [`static: ${count(total, 'finding')} (${count(bySeverity('error'), 'error')}, ${count(bySeverity('warn'), 'warning')}, ${bySeverity('info')} info, ${count(bySeverity('hint'), 'hint')})`];
   const ordered = ['error', 'warn', 'info', 'hint'].flatMap((severity) => findings.filter((finding) => finding.severity === severity));
   const shown = verbose ? ordered : ordered.filter((finding) => finding.severity === 'error' || finding.severity === 'warn').slice(0, STATIC_SHOWN);
-  for (const finding of shown) lines.push(`${INDENT}${finding.severity.padEnd(5)} ${finding.code}  ${finding.path}  ${finding.message}${finding.source !== undefined && finding.source !== report.document ? ` (in ${finding.source})` : ''}`);
+  for (const finding of shown) lines.push(`${INDENT}${finding.severity.padEnd(5)} ${finding.code}  ${locationLabel(findingLocation(finding, report))}${finding.path === '' ? '' : `  ${finding.path}`}  ${finding.message}`);
   const hidden = ordered.length - shown.length;
   if (hidden > 0) lines.push(`${INDENT}(${count(hidden, 'more finding')} not shown: --verbose lists them all)`);
   if (report.lint.omitted > 0) lines.push(`${INDENT}(${count(report.lint.omitted, 'finding')} beyond the first ${findings.length} not kept)`);
@@ -128,22 +131,70 @@ function escapeXml(value: string): string {
   return printable(value).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
 
+/**
+ * JUnit XML: a suite of the live checks (one testcase per check) and a suite of the static
+ * findings (one testcase per finding, at its file and line: errors and warnings fail, info and
+ * hints pass with the finding as output), each with the versions as properties.
+ */
 function junit(report: Report): string {
-  const counts = countVerdicts(report.results);
+  const properties = `    <properties><property name="nlgov-adr" value="${escapeXml(report.tool.version)}"/><property name="ruleset" value="${escapeXml(report.tool.ruleset)}"/></properties>`;
+  const suites = [...(isStaticRun(report) ? [] : [liveSuite(report)]), ...staticSuite(report)];
+  const total = (key: keyof SuiteCounts) => suites.reduce((sum, suite) => sum + suite.counts[key], 0);
+  const totals: SuiteCounts = { tests: total('tests'), failures: total('failures'), errors: total('errors'), skipped: total('skipped') };
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="adr-check ${escapeXml(report.target)}" ${countAttributes(totals)} time="${report.durationMs / 1000}">`,
+    ...suites.flatMap((suite) => [`  <testsuite name="${escapeXml(suite.name)}" ${countAttributes(suite.counts)}${suite.time}>`, properties, ...suite.cases, '  </testsuite>']),
+    '</testsuites>',
+  ].join('\n');
+}
+
+interface SuiteCounts { tests: number; failures: number; errors: number; skipped: number }
+interface Suite { name: string; counts: SuiteCounts; time: string; cases: string[] }
+
+function countAttributes(counts: SuiteCounts): string {
+  return `tests="${counts.tests}" failures="${counts.failures}" errors="${counts.errors}" skipped="${counts.skipped}"`;
+}
+
+function isStaticRun(report: Report): boolean {
+  return report.requests === 0 && report.results.length === 0;
+}
+
+function liveSuite(report: Report): Suite {
+  const verdicts = countVerdicts(report.results);
   const cases = report.results.map((result) => {
     const body = result.verdict === 'fail'
       ? `<failure message="${escapeXml(result.summary)}">${escapeXml(result.details.join('\n'))}</failure>`
       : result.verdict === 'error' ? `<error message="${escapeXml(result.summary)}">${escapeXml(result.details.join('\n'))}</error>`
-        : result.verdict === 'skip' ? `<skipped message="${escapeXml(result.summary)}"/>` : '';
+        : result.verdict === 'skip' ? `<skipped message="${escapeXml(result.summary)}"/>`
+          : result.verdict === 'warn' ? `<system-out>${escapeXml([result.summary, ...result.details].join('\n'))}</system-out>` : '';
     return `    <testcase classname="adr-check" name="${escapeXml(result.code)}">${body}</testcase>`;
   });
-  return [
-    '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuite name="adr-check ${escapeXml(report.target)}" tests="${report.results.length}" failures="${counts.fail}" errors="${counts.error}" skipped="${counts.skip}" time="${report.durationMs / 1000}">`,
-    `    <properties><property name="nlgov-adr" value="${escapeXml(report.tool.version)}"/><property name="ruleset" value="${escapeXml(report.tool.ruleset)}"/></properties>`,
-    ...cases,
-    '</testsuite>',
-  ].join('\n');
+  const counts = { tests: report.results.length, failures: verdicts.fail, errors: verdicts.error, skipped: verdicts.skip };
+  return { name: `adr-check ${report.target}`, counts, time: ` time="${report.durationMs / 1000}"`, cases };
+}
+
+/** The static findings' suite; none where no description was linted. */
+function staticSuite(report: Report): Suite[] {
+  if (report.lint.status === 'not-run') return [];
+  const name = `adr-check static ${place(report.document ?? report.target).label}`;
+  if (report.lint.status !== 'done' && report.lint.status !== 'too-deep') {
+    const unfinished = `    <testcase classname="static" name="static lint"><error message="not finished (${escapeXml(report.lint.status)}); no static verdict"/></testcase>`;
+    return [{ name, counts: { tests: 1, failures: 0, errors: 1, skipped: 0 }, time: '', cases: [unfinished] }];
+  }
+  const cases = report.staticFindings.map((finding) => {
+    const location = findingLocation(finding, report);
+    const where = `${locationLabel(location)}${finding.path === '' ? '' : ` ${finding.path}`}`;
+    const attributes = `classname="${escapeXml(location.label)}" name="${escapeXml(`${finding.code}${finding.path === '' ? '' : ` at ${finding.path}`}`)}" file="${escapeXml(location.label)}"${location.line === undefined ? '' : ` line="${location.line}"`}`;
+    const body = finding.severity === 'error' || finding.severity === 'warn'
+      ? `<failure type="${finding.severity}" message="${escapeXml(finding.message)}">${escapeXml(where)}\n${escapeXml(finding.message)}</failure>`
+      : `<system-out>${escapeXml(`${finding.severity}: ${where}`)}\n${escapeXml(finding.message)}</system-out>`;
+    return `    <testcase ${attributes}>${body}</testcase>`;
+  });
+  if (cases.length === 0) cases.push('    <testcase classname="static" name="static lint: no findings"/>');
+  if (report.lint.omitted > 0) cases.push(`    <system-out>${count(report.lint.omitted, 'finding')} beyond the first ${report.staticFindings.length} not kept</system-out>`);
+  const failures = report.staticFindings.filter((finding) => finding.severity === 'error' || finding.severity === 'warn').length;
+  return [{ name, counts: { tests: Math.max(1, report.staticFindings.length), failures, errors: 0, skipped: 0 }, time: '', cases }];
 }
 
 /** Where a rule is explained: its page in the repository at this version's tag (lib/documentation-url.ts); Spectral's own rules on Spectral's site. */
@@ -161,33 +212,45 @@ const SPECTRAL_DIAGNOSTICS: Record<string, string> = {
 
 const SARIF_LEVELS: Record<string, 'error' | 'warning' | 'note'> = { error: 'error', warn: 'warning', info: 'note', hint: 'note' };
 
-/** Live verdicts and static findings as one SARIF 2.1.0 run, every rule with its description and page. */
-function sarif(report: Report): object {
+/**
+ * Live verdicts and static findings as one SARIF 2.1.0 run, every rule with its description, its
+ * page and the page's why and how to fix. A static finding is at its file (relative to the working
+ * directory) and line; in a live run at the URL of the description it was found in.
+ */
+function sarif(report: Report): SarifLog {
   const live = report.results
     .filter((result) => result.verdict === 'fail' || result.verdict === 'warn' || result.verdict === 'error')
-    .map((result) => ({
+    .map((result): SarifResult => ({
       ruleId: result.code,
       level: result.verdict === 'warn' ? 'warning' : 'error',
       ...(result.docs === undefined ? {} : { properties: { docs: result.docs } }),
       message: { text: [result.summary, ...result.details].join(' ') },
-      locations: [{ physicalLocation: { artifactLocation: { uri: result.evidence[0]?.url ?? report.target } } }],
+      locations: [{ physicalLocation: { artifactLocation: { uri: uriReference(result.evidence[0]?.url ?? report.target) } } }],
     }));
-  const statics = report.staticFindings.map((finding) => ({
-    ruleId: finding.code,
-    level: SARIF_LEVELS[finding.severity] ?? 'note',
-    message: { text: finding.message },
-    locations: [{
-      physicalLocation: { artifactLocation: { uri: finding.source ?? report.document ?? report.target }, region: { startLine: finding.line } },
-      logicalLocations: [{ fullyQualifiedName: finding.path }],
-    }],
-  }));
+  const statics = report.staticFindings.map((finding): SarifResult => {
+    const location = findingLocation(finding, report);
+    return {
+      ruleId: finding.code,
+      level: SARIF_LEVELS[finding.severity] ?? 'note',
+      message: { text: finding.message },
+      locations: [{
+        physicalLocation: { artifactLocation: { uri: location.uri }, ...(location.line === undefined ? {} : { region: { startLine: location.line } }) },
+        ...(finding.path === '' ? {} : { logicalLocations: [{ fullyQualifiedName: finding.path }] }),
+      }],
+    };
+  });
   const docsOf = new Map(report.results.map((result) => [result.code, result.docs]));
   const codes = [...new Set([...report.results.map((result) => result.code), ...report.staticFindings.map((finding) => finding.code)])];
-  const rules = codes.map((code) => ({
-    id: code,
-    shortDescription: { text: report.lint.descriptions?.[code] ?? ruleTitle(code) ?? SPECTRAL_DIAGNOSTICS[code] ?? code },
-    helpUri: helpUri(code, report.tool.version, docsOf.get(code)),
-  }));
+  const rules = codes.map((code) => {
+    const page = helpUri(code, report.tool.version, docsOf.get(code));
+    const help = ruleHelp(code, page);
+    return {
+      id: code,
+      shortDescription: { text: report.lint.descriptions?.[code] ?? ruleTitle(code) ?? SPECTRAL_DIAGNOSTICS[code] ?? code },
+      ...(help === undefined ? {} : { help }),
+      helpUri: page,
+    };
+  });
   return {
     $schema: 'https://json.schemastore.org/sarif-2.1.0.json',
     version: '2.1.0',
@@ -195,14 +258,11 @@ function sarif(report: Report): object {
   };
 }
 
+/**
+ * A notice naming what was checked and by what, then an annotation per live verdict that is not a
+ * pass and per static finding (at its file and line), as the SARIF log has them.
+ */
 function githubActions(report: Report): string {
-  const made = `::notice title=adr-check::${escapeWorkflow(`${report.target} checked by nlgov-adr ${report.tool.version} (ruleset ${report.tool.ruleset})`)}`;
-  const annotations = report.results
-    .filter((result) => result.verdict === 'fail' || result.verdict === 'warn' || result.verdict === 'error')
-    .map((result) => `::${result.verdict === 'warn' ? 'warning' : 'error'} title=${result.code}::${escapeWorkflow([result.summary, ...result.details].join(' '))}`);
-  return [made, ...annotations].join('\n');
-}
-
-function escapeWorkflow(value: string): string {
-  return value.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+  const made = `::notice title=adr-check::${commandData(`${report.target} checked by nlgov-adr ${report.tool.version} (ruleset ${report.tool.ruleset})`)}`;
+  return [made, ...annotations(sarif(report))].join('\n');
 }
