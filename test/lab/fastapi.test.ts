@@ -80,8 +80,7 @@ export function fastApiExpectations(mode: FastApiMode): Expectation[] {
       code: '/core/transport/cors', verdict: 'pass',
       spec: '"Use an allowlist of origins"; "A wildcard is NOT RECOMMENDED"',
       why: 'FastAPI sends no CORS headers without CORSMiddleware: nothing foreign is echoed.',
-      // Issue 22 item 7: probed on a resource that exists, not on the 404 of /v1/v1/gebouwen.
-      absent: [/allowlist/, /\/v1\/v1\//],
+      absent: [/allowlist/],
     },
     behindNginx
       ? {
@@ -116,7 +115,16 @@ describe.each([['direct'], ['nginx']] as const)('FastAPI 0.92 (Debian) %s', (mod
     ]);
     expect(report.results.filter((result) => result.code.startsWith('/geo/'))).toEqual([]);
   });
+
+  test('the method, CORS and preflight probes went to resources FastAPI serves, not to the 404 of /v1/v1/... (issue 22 items 2 and 7)', () => {
+    expect(probesOfMissingPaths(apps.get(mode) as LabFastApi)).toEqual([]);
+  });
 });
+
+/** What uvicorn logged of requests other than GET to a path under /v1/v1: a resource that does not exist. */
+function probesOfMissingPaths(app: LabFastApi): string[] {
+  return [...app.log().matchAll(/"([A-Z]+) (\/v1\/v1\/\S*) HTTP\/1\.[01]" (\d+)/g)].filter((match) => match[1] !== 'GET').map((match) => `${match[1]} ${match[2]}: ${match[3]}`);
+}
 
 describe('FastAPI 0.92 with --unsafe', () => {
   test('/core/http-methods: FastAPI answers an undeclared POST, PUT, PATCH or DELETE on /v1/gebouwen rightly (405, Allow: GET); HEAD still fails', () => {
@@ -128,5 +136,9 @@ describe('FastAPI 0.92 with --unsafe', () => {
       // Issue 22 item 7: a POST to a resource that does not exist gets "404, expected 405".
       absent: [ACCUSES_A_MISSING_PATH],
     });
+  });
+
+  test('no write went to the 404 of /v1/v1/gebouwen: adr-check probes the resources the API serves', () => {
+    expect(probesOfMissingPaths(apps.get('unsafe') as LabFastApi)).toEqual([]);
   });
 });
