@@ -13,13 +13,21 @@ import { expectVerdict, titled, type Expectation } from '../support/lab/verdicts
 const DEADLINE = 90;
 let lab: LabQgisServer | undefined;
 let report: JsonReport;
+/** The same server checked at https://127.0.0.1:PORT/wfs3: its links name localhost, another origin. */
+let byAddress: JsonReport;
+
+async function check(baseUrl: string, server: LabQgisServer): Promise<JsonReport> {
+  const outcome = await adrCheck(baseUrl, ['--ca', server.caCertificate, '--plain-http-port', String(server.plainPort), '--format', 'json', '--timeout', '5000'], { deadline: DEADLINE, killAfterMs: (DEADLINE + 15) * 1000 });
+  if (outcome.stdout.trim() === '') throw new Error(`adr-check printed no report (exit ${outcome.code}): ${outcome.stderr}`);
+  return jsonReport(outcome);
+}
 
 beforeAll(async () => {
   lab = await startQgisServer();
-  const outcome = await adrCheck(lab.baseUrl, ['--ca', lab.caCertificate, '--plain-http-port', String(lab.plainPort), '--format', 'json', '--timeout', '5000'], { deadline: DEADLINE, killAfterMs: (DEADLINE + 15) * 1000 });
-  if (outcome.stdout.trim() === '') throw new Error(`adr-check printed no report (exit ${outcome.code}): ${outcome.stderr}`);
-  report = jsonReport(outcome);
-}, 180_000);
+  // One after the other: QGIS under spawn-fcgi answers one request at a time.
+  report = await check(lab.baseUrl, lab);
+  byAddress = await check(lab.baseUrl.replace('//localhost:', '//127.0.0.1:'), lab);
+}, 240_000);
 
 afterAll(async () => {
   await lab?.close();
@@ -170,5 +178,21 @@ describe('QGIS Server 3.22 (Debian) behind nginx with TLS', () => {
   test('without --unsafe QGIS got reads only (GET, HEAD, OPTIONS, TRACE)', () => {
     const methods = new Set([...(lab as LabQgisServer).accessLog().matchAll(/"([A-Z]+) \//g)].map((match) => match[1]));
     expect([...methods].filter((method) => !['GET', 'HEAD', 'OPTIONS', 'TRACE'].includes(method ?? ''))).toEqual([]);
+  });
+});
+
+describe('QGIS Server checked by address (https://127.0.0.1:PORT/wfs3) while it names itself localhost', () => {
+  test("the report says that the landing page's service-desc link leads to another origin, which adr-check does not follow", () => {
+    const port = new URL((lab as LabQgisServer).baseUrl).port;
+    const named = byAddress.notices.filter((notice) => notice.includes('service-desc') && notice.includes(`https://localhost:${port}/wfs3/api`));
+    expect({ named: named.length > 0, notices: byAddress.notices }).toEqual({ named: true, notices: byAddress.notices });
+  });
+
+  test('/core/publish-openapi fails: /openapi.json is the landing page, not a description', () => {
+    expectVerdict(byAddress, {
+      code: '/core/publish-openapi', verdict: 'fail',
+      spec: '"GET `/openapi.json` ... 200, JSON OpenAPI description"',
+      details: [/\/openapi\.json is not an OpenAPI description/],
+    });
   });
 });
