@@ -1,5 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import net from 'node:net';
 import { join } from 'node:path';
+import { startDnsServer } from './support/dns-server.js';
 import { startSilentServer, startWebLab, waitForCheck, type WebLab } from './support/web-checker.js';
 
 /**
@@ -32,7 +34,7 @@ test('private targets of every class are refused at submission with problem+json
     expect([url, response.status, response.headers.get('content-type')]).toEqual([url, 422, 'application/problem+json; charset=utf-8']);
     const problem = await response.json() as { title: string; detail: string; status: number };
     expect([url, problem.title, problem.status]).toEqual([url, 'Target refused', 422]);
-    expect(problem.detail).toMatch(/is on a private or reserved address \(.+\): this web checker checks only APIs on the public internet/);
+    expect(problem.detail).toMatch(/^refused: .+ is .+ \(.+\)\. This web checker checks only APIs on the public internet: run adr-check on your own machine for an internal API$/);
   }
   expect(lab.checker.queue.size).toEqual({ running: 0, waiting: 0 });
   expect(lab.checker.store.history('http://169.254.169.254/latest', 5)).toEqual([]);
@@ -111,7 +113,7 @@ test('a batch: refused URLs are listed with their reason, the rest queued', asyn
   expect(response.status).toBe(202);
   const batch = await response.json() as { id: string; checks: { id: string }[]; refused: { url: string; reason: string }[] };
   expect(batch.checks).toHaveLength(1);
-  expect(batch.refused).toEqual([{ url: 'http://10.0.0.1/v1', reason: expect.stringContaining('is on a private or reserved address (10.0.0.1)') }]);
+  expect(batch.refused).toEqual([{ url: 'http://10.0.0.1/v1', reason: 'refused: 10.0.0.1 is a private address (10.0.0.0/8, RFC 1918). This web checker checks only APIs on the public internet: run adr-check on your own machine for an internal API' }]);
   await waitForCheck(lab.checker.origin, batch.checks[0]?.id ?? '');
   const state = await (await fetch(`${lab.checker.origin}/api/v1/batches/${batch.id}`)).json() as { checks: { state: string }[] };
   expect(state.checks.map((check) => check.state)).toEqual(['done']);
@@ -137,3 +139,28 @@ test('its own responses: security headers, API-Version, 405 with Allow, no trail
   const foreign = await fetch(`${origin}/api/v1/checks/AAAAAAAAAAAAAAAAAAAAAA`, { headers: { origin: 'https://elsewhere.example' } });
   expect(foreign.headers.get('access-control-allow-origin')).toBeNull();
 });
+
+test('a name that resolves to an allowed address at submission and to a refused one next: the check connects nowhere refused (DNS rebinding)', async () => {
+  const connections: string[] = [];
+  const allowedServer = net.createServer((socket) => { connections.push('127.0.0.1'); socket.destroy(); });
+  await new Promise<void>((resolve) => allowedServer.listen(0, '127.0.0.1', resolve));
+  const { port } = allowedServer.address() as net.AddressInfo;
+  const refusedServer = net.createServer((socket) => { connections.push('127.0.0.2'); socket.destroy(); });
+  await new Promise<void>((resolve) => refusedServer.listen(port, '127.0.0.2', resolve));
+  const dns = await startDnsServer({ 'api.rebinding.test': ['127.0.0.1', '127.0.0.2'] });
+  const rebinding = await startWebLab({ dnsServer: dns.address, timeoutMs: 2000, deadlineMs: 10_000 });
+  try {
+    const response = await fetch(`${rebinding.checker.origin}/api/v1/checks`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: `http://api.rebinding.test:${port}/v1` }) });
+    expect(response.status).toBe(202);
+    const done = await waitForCheck(rebinding.checker.origin, (await response.json() as { id: string }).id);
+    expect(done.state).toBe('failed');
+    expect(done.error).toMatch(/refused: api\.rebinding\.test is at 127\.0\.0\.2, a loopback address \(127\.0\.0\.0\/8, RFC 1122\)/);
+    expect(dns.questions.filter((question) => question.startsWith('A '))).toEqual(['A api.rebinding.test', 'A api.rebinding.test']);
+    expect(connections).toEqual([]);
+  } finally {
+    await rebinding.stop();
+    await dns.close();
+    allowedServer.close();
+    refusedServer.close();
+  }
+}, 60000);

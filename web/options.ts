@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { isIP } from 'node:net';
 import { parseArgs } from 'node:util';
+import { AllowEntryError, createAddressPolicy } from '../live/address-policy.js';
 
 /** Every limit of the web checker, each a flag with the default documented in docs/web.md. */
 export interface ServeOptions {
@@ -29,8 +29,10 @@ export interface ServeOptions {
   retentionDays: number;
   /** Targets on private, loopback, link-local, ... addresses are allowed (an internal deployment). */
   allowPrivate: boolean;
-  /** CIDR ranges allowed although private (e.g. 10.1.0.0/16). */
+  /** IP addresses, CIDR ranges (10.1.0.0/16) and host names allowed although private. */
   allow: string[];
+  /** Ask this DNS server (ip or ip:port) for the targets' names instead of the system's resolver. */
+  dnsServer?: string;
   /** CA (PEM) trusted for targets besides the system's. */
   ca?: string;
   /** The web checker's own TLS certificate and key (PEM); otherwise plain HTTP (behind a proxy). */
@@ -64,8 +66,9 @@ options:
   --lint-memory <mb>       heap of one check's static lint (default 512)
   --retention-days <n>     days an uploaded description is kept (default 30)
   --allow-private          allow targets on private and loopback addresses (internal deployments)
-  --allow <cidr>           allow this range although private; repeatable
+  --allow <entry>          allow this address, CIDR range or host name although private; repeatable
   --ca <file>              trust this CA (PEM) for targets, besides the system's
+  --dns-server <ip>        resolve the targets' names with this DNS server (ip or ip:port)
   --cors-origin <origin>   a browser origin allowed to call the JSON API; repeatable
   -h, --help               this text`;
 
@@ -85,6 +88,7 @@ export function parseServeArgs(argv: string[]): ServeOptions | 'help' {
       cert: { type: 'string' },
       key: { type: 'string' },
       ca: { type: 'string' },
+      'dns-server': { type: 'string' },
       allow: { type: 'string', multiple: true, default: [] },
       'cors-origin': { type: 'string', multiple: true, default: [] },
       'allow-private': { type: 'boolean', default: false },
@@ -98,7 +102,13 @@ export function parseServeArgs(argv: string[]): ServeOptions | 'help' {
   const text = (name: keyof typeof DEFAULTS) => String(given[name]);
   const number = (name: keyof typeof DEFAULTS) => positive(name, text(name));
   if ((values.cert === undefined) !== (values.key === undefined)) throw new ServeUsageError('--cert and --key go together: give both or neither');
-  const allow = (values.allow as string[]).map(cidr);
+  const allow = values.allow as string[];
+  try {
+    createAddressPolicy({ allow });
+  } catch (error) {
+    if (error instanceof AllowEntryError) throw new ServeUsageError(`--allow: ${error.message}`);
+    throw error;
+  }
   const corsOrigins = (values['cors-origin'] as string[]).map(origin);
   return {
     host: text('host'),
@@ -118,6 +128,7 @@ export function parseServeArgs(argv: string[]): ServeOptions | 'help' {
     retentionDays: number('retention-days'),
     allowPrivate: values['allow-private'] === true,
     allow,
+    ...(values['dns-server'] === undefined ? {} : { dnsServer: values['dns-server'] as string }),
     ...(values.ca === undefined ? {} : { ca: readPem('ca', values.ca as string) }),
     ...(values.cert === undefined ? {} : { tls: { cert: readPem('cert', values.cert as string), key: readPem('key', values.key as string) } }),
     trustProxy: values['trust-proxy'] === true,
@@ -136,14 +147,6 @@ function positive(flag: string, value: string, zeroAllowed = false): number {
   const parsed = Number(value);
   if (!Number.isInteger(parsed) || parsed < (zeroAllowed ? 0 : 1)) throw new ServeUsageError(`--${flag} takes a ${zeroAllowed ? 'non-negative' : 'positive'} whole number, not ${value}`);
   return parsed;
-}
-
-function cidr(value: string): string {
-  const [address = '', prefix, ...rest] = value.split('/');
-  const family = isIP(address);
-  const bits = prefix === undefined ? (family === 6 ? 128 : 32) : Number(prefix);
-  if (family === 0 || rest.length > 0 || !Number.isInteger(bits) || bits < 0 || bits > (family === 6 ? 128 : 32)) throw new ServeUsageError(`--allow takes an address range such as 10.0.0.0/8 or fd00::/8, not ${value}`);
-  return `${address}/${bits}`;
 }
 
 function origin(value: string): string {

@@ -1,3 +1,4 @@
+import type { AddressPolicy } from '../live/address-policy.js';
 import { render } from '../live/formats.js';
 import { boundedLine } from '../live/bounded-report.js';
 import { secretForms } from '../live/redaction.js';
@@ -56,7 +57,7 @@ async function staticReport(name: string, text: string, options: ServeOptions): 
  * into the request headers and into the forms the report is redacted of, and the kept report is
  * the redacted JSON. Never rejects.
  */
-export async function runCheck(id: string, input: CheckInput, store: Store, options: ServeOptions): Promise<void> {
+export async function runCheck(id: string, input: CheckInput, store: Store, options: ServeOptions, addressPolicy: AddressPolicy): Promise<void> {
   store.update(id, { state: 'running' });
   const secrets = input.kind === 'live' && input.token !== undefined ? secretForms([input.token, `Bearer ${input.token}`]) : [];
   try {
@@ -65,6 +66,8 @@ export async function runCheck(id: string, input: CheckInput, store: Store, opti
         headers: input.kind === 'live' && input.token !== undefined ? { authorization: `Bearer ${input.token}` } : {},
         ...(options.ca === undefined ? {} : { ca: options.ca }),
         insecure: false,
+        addressPolicy,
+        ...(options.dnsServer === undefined ? {} : { dnsServer: options.dnsServer }),
         timeoutMs: options.timeoutMs,
         deadlineMs: options.deadlineMs,
         maxRequests: options.maxRequests,

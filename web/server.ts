@@ -6,6 +6,7 @@ import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import { render, type Format } from '../live/formats.js';
+import type { AddressPolicy } from '../live/address-policy.js';
 import type { Report } from '../live/report.js';
 import { chooseLang, word, type Lang } from './i18n.js';
 import type { ServeOptions } from './options.js';
@@ -13,7 +14,7 @@ import { badgeSvg, failedPage, formPage, historyPage, messagePage, progressPage,
 import { CheckQueue, QueueFullError } from './queue.js';
 import { progressOf, runCheck, type CheckInput } from './runner.js';
 import { SqliteStore, type CheckRecord, type Store } from './store.js';
-import { targetRefusal } from './target-policy.js';
+import { targetRefusal, webAddressPolicy } from './target-policy.js';
 import { webTlsOptions } from './tls.js';
 
 /** web/static and web/openapi.json: beside this file in the source, one level up from dist/ in the package. */
@@ -84,7 +85,7 @@ export interface WebChecker {
 export async function startWebChecker(options: ServeOptions, store: Store = new SqliteStore(options.dataDir)): Promise<WebChecker> {
   store.failUnfinished('the web checker stopped while this check waited or ran: check again');
   const queue = new CheckQueue(options.maxRunning, options.maxQueued, options.deadlineMs / 1000);
-  const app = await buildApp(options, store, queue);
+  const app = await buildApp(options, store, queue, webAddressPolicy(options));
   const purge = () => store.purgeDescriptions(new Date(Date.now() - options.retentionDays * 86_400_000));
   purge();
   const purging = setInterval(purge, 3_600_000);
@@ -107,7 +108,7 @@ export async function startWebChecker(options: ServeOptions, store: Store = new 
   };
 }
 
-async function buildApp(options: ServeOptions, store: Store, queue: CheckQueue): Promise<FastifyInstance> {
+async function buildApp(options: ServeOptions, store: Store, queue: CheckQueue, policy: AddressPolicy): Promise<FastifyInstance> {
   const app = Fastify({
     logger: false,
     trustProxy: options.trustProxy,
@@ -165,7 +166,7 @@ async function buildApp(options: ServeOptions, store: Store, queue: CheckQueue):
   /** Refused, full, or queued: the one way a check enters, for the page, the API and a batch. */
   async function submit(input: CheckInput, batchId?: string): Promise<CheckRecord> {
     if (input.kind === 'live') {
-      const refusal = await targetRefusal(input.baseUrl, options);
+      const refusal = await targetRefusal(input.baseUrl, policy, options.dnsServer);
       if (refusal !== undefined) throw new HttpProblem(422, 'Target refused', refusal, 'target-refused');
     }
     if (!queue.hasRoom()) throw queueFull(queue.retryAfterSeconds());
@@ -180,7 +181,7 @@ async function buildApp(options: ServeOptions, store: Store, queue: CheckQueue):
     };
     store.insert(record);
     const checked: CheckInput = input.kind === 'live' ? { ...input, baseUrl: record.target } : input;
-    queue.submit(record.id, () => runCheck(record.id, checked, store, options));
+    queue.submit(record.id, () => runCheck(record.id, checked, store, options, policy));
     return record;
   }
 
@@ -342,7 +343,7 @@ async function buildApp(options: ServeOptions, store: Store, queue: CheckQueue):
     const urls = asObject(request.body).urls;
     if (!Array.isArray(urls) || urls.length === 0 || !urls.every((url) => typeof url === 'string')) throw new HttpProblem(400, 'Bad request', 'a batch is {"urls": ["https://api.example.nl/v1", ...]}', 'bad-request');
     if (urls.length > options.maxBatch) throw new HttpProblem(413, 'Batch too large', `a batch holds ${options.maxBatch} URLs at most (--max-batch), not ${urls.length}`, 'too-large');
-    const refusals = await Promise.all((urls as string[]).map(async (url) => ({ url, reason: await targetRefusal(url, options) })));
+    const refusals = await Promise.all((urls as string[]).map(async (url) => ({ url, reason: await targetRefusal(url, policy, options.dnsServer) })));
     const accepted = refusals.filter((entry) => entry.reason === undefined).map((entry) => entry.url);
     if (accepted.length === 0) throw new HttpProblem(422, 'Targets refused', refusals.map((entry) => `${entry.url}: ${entry.reason ?? ''}`).join('; '), 'target-refused');
     if (!queue.hasRoom(accepted.length)) throw queueFull(queue.retryAfterSeconds());
