@@ -1,11 +1,16 @@
 import type { Finding } from '../lib/lint.js';
+import { documentationPath, liveCheckPath, repositoryPageUrl } from '../lib/documentation-url.js';
+import { RULE_EXPLANATIONS } from '../lib/rule-explanations.js';
 import type { CheckResult, Evidence, Report, ReportTable, Verdict } from './report.js';
 
 /**
- * The conformance report as one self-contained HTML page (no external assets): on top, each
- * technical rule of the standard (and of the modules that apply) with its static and its live
- * verdict; below, per rule, the evidence, the TLS tables and the static findings with their place
- * and a link to the rule's page. Every string is escaped; the report was redacted before.
+ * The conformance report as one self-contained HTML page (no external assets, no script): on top
+ * the overall verdict with counts of the technical rules passed, failed and not judged; then a
+ * summary of every rule with a verdict, failures first (technical rules, and every other check or
+ * finding that failed); then per rule, in the same order, why it matters, how to fix it, a link to
+ * its page in the repository at this version's tag, the live evidence, the TLS tables and the
+ * static findings with their place. One colour per meaning. Every string is escaped; the report
+ * was redacted before. Readable at 390 px, and printed (or saved as PDF) with every section open.
  */
 
 interface RuleRow { code: string; title: string; static: boolean; live: boolean }
@@ -39,43 +44,202 @@ const MODULE_RULES: RuleRow[] = [
   { code: 'nlgov:oauth-no-token-in-query', title: 'No token in the query', static: true, live: true },
 ];
 
+/** Checks of functional rules that adr-check still judges in part. */
+const OTHER_TITLES: Record<string, string> = {
+  '/core/http-response-code': 'Status codes and error responses',
+  'adr-check/run': 'adr-check itself',
+};
+
 /** The title a report gives a rule of the standard or a module, when it has one. */
 export function ruleTitle(code: string): string | undefined {
-  return [...CORE_RULES, ...MODULE_RULES].find((row) => row.code === code)?.title;
+  return [...CORE_RULES, ...MODULE_RULES].find((row) => row.code === code)?.title ?? OTHER_TITLES[code];
 }
 
-const LABEL: Record<Verdict | 'none' | 'not-run', string> = { pass: 'pass', warn: 'warn', fail: 'fail', skip: 'skip', error: 'error', none: '—', 'not-run': 'not run' };
+/**
+ * What a verdict means to a reader, one colour each: a MUST broken, not judged (nothing answered,
+ * the lint did not finish, nothing applied), a SHOULD broken, a remark, passed, and not applicable.
+ */
+export type Meaning = 'fail' | 'unjudged' | 'warn' | 'note' | 'pass' | 'neutral';
+const MEANING_ORDER: Meaning[] = ['fail', 'unjudged', 'warn', 'note', 'pass', 'neutral'];
+const MEANING_LABEL: Record<Meaning, string> = { fail: 'fail', unjudged: 'not judged', warn: 'warn', note: 'info', pass: 'pass', neutral: '—' };
+
+/** One side of a rule (the description's lint, or the live check) as the summary shows it. */
+interface Side { meaning: Meaning; label: string; why?: string }
+
+interface SummaryRow {
+  code: string;
+  title: string;
+  technical: boolean;
+  statics: Side;
+  live: Side;
+  verdict: Meaning;
+  result?: CheckResult;
+  findings: Finding[];
+}
 
 export function escapeHtml(value: string): string {
   return value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 }
 
-/** The rule's page in the package: docs/rules for what the ruleset checks, docs/live for the live geospatial checks. */
-function docsLink(code: string, result: CheckResult | undefined): string {
-  if (result?.docs !== undefined) return result.docs;
-  return `docs/rules/${code.replace(/^\//, '').replace(/[/:]/g, '-')}.md`;
+const SPECTRAL_RULES_PAGE = 'https://docs.stoplight.io/docs/spectral/4dec24461f3af-open-api-rules';
+
+/**
+ * The repository file that explains a rule (its page with the "Why it matters" line, else the
+ * page lib/documentation-url.ts names); undefined for a code that is not ours (Spectral's rules).
+ */
+export function rulePage(code: string): string | undefined {
+  return RULE_EXPLANATIONS[code]?.page ?? documentationPath(code);
 }
 
-function staticVerdict(report: Report, row: RuleRow): Verdict | 'none' | 'not-run' {
-  if (!row.static) return 'none';
-  if (report.lint.status !== 'done') return 'not-run';
-  const severities = report.staticFindings.filter((finding) => finding.code === row.code).map((finding) => finding.severity);
-  return severities.includes('error') ? 'fail' : severities.includes('warn') ? 'warn' : 'pass';
+interface Link { label: string; href: string }
+
+function ruleLinks(code: string, result: CheckResult | undefined, version: string): Link[] {
+  const page = rulePage(code);
+  const links: Link[] = [];
+  if (page !== undefined) links.push({ label: `Rule page of ${code}`, href: repositoryPageUrl(page, version) });
+  else links.push({ label: `Spectral's page of ${code}`, href: `${SPECTRAL_RULES_PAGE}#${encodeURIComponent(code)}` });
+  const livePage = result === undefined ? undefined : result.docs ?? liveCheckPath(code);
+  if (livePage !== undefined && livePage !== page) links.push({ label: `How adr-check checks ${code} live`, href: repositoryPageUrl(livePage, version) });
+  return links;
 }
 
-function liveVerdict(report: Report, row: RuleRow): Verdict | 'none' | 'not-run' {
-  if (!row.live) return 'none';
-  return report.results.find((result) => result.code === row.code)?.verdict ?? 'not-run';
+const SEVERITY_MEANING: Record<string, Meaning> = { error: 'fail', warn: 'warn', info: 'note', hint: 'note' };
+const LIVE_MEANING: Record<Verdict, Meaning> = { pass: 'pass', warn: 'warn', fail: 'fail', error: 'unjudged', skip: 'neutral' };
+
+function worstMeaning(meanings: Meaning[]): Meaning {
+  return meanings.reduce<Meaning>((current, next) => (MEANING_ORDER.indexOf(next) < MEANING_ORDER.indexOf(current) ? next : current), 'neutral');
 }
 
-/** Module rules appear when the module applies: a live result, or a static finding, names them. */
-function rows(report: Report): RuleRow[] {
+/**
+ * The static side: the worst severity among the rule's findings, none is a pass. Not judged when
+ * the lint did not finish; not applicable for /core/publish-openapi when the description does not
+ * describe /openapi.json (nlgov:openapi-json-documented says so): nothing was checked there.
+ */
+function staticSide(report: Report, code: string, applies: boolean, findings: Finding[]): Side {
+  if (!applies) return { meaning: 'neutral', label: '—' };
+  if (report.lint.status !== 'done') return { meaning: 'unjudged', label: 'not judged', why: `the static lint did not finish (${report.lint.status})` };
+  if (findings.length > 0) {
+    const meaning = worstMeaning(findings.map((finding) => SEVERITY_MEANING[finding.severity] ?? 'note'));
+    return { meaning, label: MEANING_LABEL[meaning] };
+  }
+  if (code === '/core/publish-openapi' && report.staticFindings.some((finding) => finding.code === 'nlgov:openapi-json-documented')) {
+    return { meaning: 'neutral', label: 'not described', why: 'the description does not describe /openapi.json, so there was nothing to check in it' };
+  }
+  return { meaning: 'pass', label: 'pass' };
+}
+
+function liveSide(result: CheckResult | undefined, applies: boolean): Side {
+  if (!applies) return { meaning: 'neutral', label: '—' };
+  if (result === undefined) return { meaning: 'neutral', label: 'not run' };
+  const meaning = LIVE_MEANING[result.verdict];
+  return { meaning, label: result.verdict === 'skip' ? 'skip' : MEANING_LABEL[meaning], ...(result.verdict === 'error' ? { why: 'the check could not observe what it needs' } : {}) };
+}
+
+/**
+ * A rule fails when a side fails; it is not judged when a side could not judge, or when no side
+ * judged anything (not applicable or not run on both); else its worst judged side.
+ */
+function ruleVerdict(sides: Side[]): Meaning {
+  const worst = worstMeaning(sides.map((side) => side.meaning));
+  return worst === 'neutral' ? 'unjudged' : worst;
+}
+
+function summaryRow(report: Report, row: RuleRow, technical: boolean): SummaryRow {
+  const result = report.results.find((entry) => entry.code === row.code);
+  const findings = report.staticFindings.filter((finding) => finding.code === row.code);
+  const statics = staticSide(report, row.code, row.static, findings);
+  const live = liveSide(result, row.live);
+  return { code: row.code, title: row.title, technical, statics, live, verdict: ruleVerdict([statics, live]), result, findings };
+}
+
+/**
+ * Every rule with a verdict, failures first: the technical rules (module rules when the module
+ * applies: a live result or a static finding names them), then every other check and finding.
+ */
+export function summaryRows(report: Report): SummaryRow[] {
   const named = new Set([...report.results.map((result) => result.code), ...report.staticFindings.map((finding) => finding.code)]);
-  return [...CORE_RULES, ...MODULE_RULES.filter((row) => named.has(row.code))];
+  const technical = [...CORE_RULES, ...MODULE_RULES.filter((row) => named.has(row.code))];
+  const shown = new Set(technical.map((row) => row.code));
+  const otherCodes = [...named].filter((code) => !shown.has(code));
+  const others = otherCodes.map((code): RuleRow => ({
+    code,
+    title: OTHER_TITLES[code] ?? report.lint.descriptions?.[code] ?? '',
+    static: report.staticFindings.some((finding) => finding.code === code),
+    live: report.results.some((result) => result.code === code),
+  }));
+  const rows = [...technical.map((row) => summaryRow(report, row, true)), ...others.map((row) => summaryRow(report, row, false))];
+  return rows.map((row, index) => ({ row, index }))
+    .sort((a, b) => MEANING_ORDER.indexOf(a.row.verdict) - MEANING_ORDER.indexOf(b.row.verdict) || a.index - b.index)
+    .map(({ row }) => row);
 }
 
-function cell(verdict: Verdict | 'none' | 'not-run'): string {
-  return `<td class="verdict ${verdict}" data-verdict="${verdict}">${LABEL[verdict]}</td>`;
+export interface Overall { verdict: 'conformant' | 'not-conformant' | 'not-fully-judged'; passed: number; warned: number; failed: number; unjudged: number; otherFailed: string[] }
+
+/** Conformant: every technical rule passed (warnings allowed) and no other check failed. */
+export function overall(rows: SummaryRow[]): Overall {
+  const technical = rows.filter((row) => row.technical);
+  const passed = technical.filter((row) => row.verdict === 'pass' || row.verdict === 'note' || row.verdict === 'warn').length;
+  const warned = technical.filter((row) => row.verdict === 'warn').length;
+  const failed = technical.filter((row) => row.verdict === 'fail').length;
+  const unjudged = technical.filter((row) => row.verdict === 'unjudged').length;
+  const otherFailed = rows.filter((row) => !row.technical && row.verdict === 'fail').map((row) => row.code);
+  const verdict = failed > 0 || otherFailed.length > 0 ? 'not-conformant' : unjudged > 0 ? 'not-fully-judged' : 'conformant';
+  return { verdict, passed, warned, failed, unjudged, otherFailed };
+}
+
+const HEADLINE: Record<Overall['verdict'], { meaning: Meaning; text: string }> = {
+  conformant: { meaning: 'pass', text: 'Conformant' },
+  'not-conformant': { meaning: 'fail', text: 'Not conformant' },
+  'not-fully-judged': { meaning: 'unjudged', text: 'Not fully judged' },
+};
+
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}
+
+function overallHtml(report: Report, rows: SummaryRow[]): string {
+  const totals = overall(rows);
+  const headline = HEADLINE[totals.verdict];
+  const technical = totals.passed + totals.failed + totals.unjudged;
+  const sentence = totals.verdict === 'conformant'
+    ? `All ${technical} technical rules passed${totals.warned > 0 ? `, ${totals.warned} with warnings` : ''}.`
+    : totals.verdict === 'not-fully-judged'
+      ? `No rule failed, but ${plural(totals.unjudged, 'technical rule')} could not be judged.`
+      : `${[
+      ...(totals.failed > 0 ? [`${totals.failed} of ${technical} technical rules failed`] : [`No technical rule failed`]),
+      ...(totals.otherFailed.length > 0 ? [`${totals.failed > 0 ? 'and ' : 'but '}${plural(totals.otherFailed.length, 'other check')} failed: ${totals.otherFailed.join(', ')}`] : []),
+    ].join(', ')}.`;
+  const staticOnly = report.results.length === 0 ? ' No live check ran: this verdict rests on the description alone.' : '';
+  const box = (meaning: Meaning, count: number, label: string, extra = '') => `<li class="count" data-meaning="${meaning}"><span class="number">${count}</span> ${label}${extra}</li>`;
+  return `<section id="overall" aria-labelledby="overall-title">
+<h2 id="overall-title" class="visually-hidden">Overall verdict</h2>
+<p class="headline" data-meaning="${headline.meaning}" data-verdict="${totals.verdict}">${headline.text}</p>
+<p class="sentence">${escapeHtml(sentence + staticOnly)}</p>
+<ul class="counts" aria-label="Technical rules">${box('pass', totals.passed, 'passed', totals.warned > 0 ? ` <span class="aside">(${totals.warned} with warnings)</span>` : '')}${box('fail', totals.failed, 'failed')}${box('unjudged', totals.unjudged, 'not judged')}${totals.otherFailed.length > 0 ? box('fail', totals.otherFailed.length, totals.otherFailed.length === 1 ? 'other check failed' : 'other checks failed') : ''}</ul>
+</section>`;
+}
+
+function badge(side: Side, extraClass = ''): string {
+  const title = side.why === undefined ? '' : ` title="${escapeHtml(side.why)}"`;
+  return `<span class="badge${extraClass}" data-meaning="${side.meaning}"${title}>${escapeHtml(side.label)}</span>`;
+}
+
+function cell(side: Side): string {
+  return `<td class="verdict" data-meaning="${side.meaning}"${side.why === undefined ? '' : ` title="${escapeHtml(side.why)}"`}>${escapeHtml(side.label)}</td>`;
+}
+
+function summaryHtml(rows: SummaryRow[]): string {
+  const body = rows.map((row) => {
+    const kind = row.technical ? '' : ' <span class="kind">not a technical rule</span>';
+    const verdict: Side = { meaning: row.verdict, label: MEANING_LABEL[row.verdict] };
+    return `<tr data-code="${escapeHtml(row.code)}"><th scope="row"><a href="#${escapeHtml(row.code)}"><code>${escapeHtml(row.code)}</code></a> <span class="title">${escapeHtml(row.title)}</span>${kind}</th>${cell(row.statics)}${cell(row.live)}${cell(verdict)}</tr>`;
+  }).join('');
+  return `<table id="summary"><caption>Every rule with a verdict, failures first. Static: the description, linted. Live: the running API.</caption><thead><tr><th scope="col">Rule</th><th scope="col" class="verdict">Static</th><th scope="col" class="verdict">Live</th><th scope="col" class="verdict">Verdict</th></tr></thead><tbody>${body}</tbody></table>`;
+}
+
+/** `code` spans of our own explanation lines become code; everything else is escaped text. */
+function explanationHtml(text: string): string {
+  return escapeHtml(text).replace(/`([^`]+)`/g, '<code>$1</code>');
 }
 
 function evidenceHtml(evidence: Evidence): string {
@@ -85,52 +249,106 @@ function evidenceHtml(evidence: Evidence): string {
 }
 
 function tableHtml(table: ReportTable): string {
-  const head = table.columns.map((column) => `<th>${escapeHtml(column)}</th>`).join('');
+  const head = table.columns.map((column) => `<th scope="col">${escapeHtml(column)}</th>`).join('');
   const body = table.rows.map((row) => `<tr>${row.map((value) => `<td>${escapeHtml(value)}</td>`).join('')}</tr>`).join('');
-  return `<table class="tls"><caption>${escapeHtml(table.title)}</caption><thead><tr>${head}</tr></thead><tbody>${body}</tbody></table>`;
+  return `<div class="wide"><table class="tls"><caption>${escapeHtml(table.title)}</caption><thead><tr>${head}</tr></thead><tbody>${body}</tbody></table></div>`;
 }
 
 function findingHtml(finding: Finding): string {
   const place = `${finding.source === undefined ? '' : `${finding.source}:`}${finding.line}`;
-  return `<li class="${finding.severity}"><span class="severity">${finding.severity}</span> <code>${escapeHtml(finding.path)}</code> <span class="place">${escapeHtml(place)}</span> ${escapeHtml(finding.message)}</li>`;
+  const meaning = SEVERITY_MEANING[finding.severity] ?? 'note';
+  return `<li><span class="badge" data-meaning="${meaning}">${escapeHtml(finding.severity)}</span> <span class="place">${escapeHtml(place)}</span> <code>${escapeHtml(finding.path)}</code> <span class="message">${escapeHtml(finding.message)}</span></li>`;
 }
 
-function ruleSection(report: Report, row: RuleRow): string {
-  const result = report.results.find((entry) => entry.code === row.code);
-  const findings = report.staticFindings.filter((finding) => finding.code === row.code);
-  const live = result === undefined ? '' : `<h4>Live: ${escapeHtml(result.verdict)}</h4><p>${escapeHtml(result.summary)}</p>${result.details.length === 0 ? '' : `<ul>${result.details.map((detail) => `<li>${escapeHtml(detail)}</li>`).join('')}</ul>`}${result.evidence.length === 0 ? '' : `<ul class="evidence">${result.evidence.map(evidenceHtml).join('')}</ul>`}${(result.tables ?? []).map(tableHtml).join('')}`;
-  const statics = findings.length === 0 ? '' : `<h4>Static findings</h4><ul class="findings">${findings.map(findingHtml).join('')}</ul>`;
-  const open = [staticVerdict(report, row), liveVerdict(report, row)].some((verdict) => verdict === 'fail' || verdict === 'error') ? ' open' : '';
-  return `<details id="${escapeHtml(row.code)}"${open}><summary><code>${escapeHtml(row.code)}</code> ${escapeHtml(row.title)} <a href="${escapeHtml(docsLink(row.code, result))}">rule page</a></summary>${live}${statics}${live === '' && statics === '' ? '<p>Nothing to show: no finding, no live check.</p>' : ''}</details>`;
+function explanationBlock(code: string, description: string | undefined): string {
+  const explanation = RULE_EXPLANATIONS[code];
+  if (explanation !== undefined) return `<p class="why"><strong>Why it matters:</strong> ${explanationHtml(explanation.why)}</p><p class="fix"><strong>How to fix:</strong> ${explanationHtml(explanation.fix)}</p>`;
+  return description === undefined || description === '' ? '' : `<p class="why"><strong>What it checks:</strong> ${escapeHtml(description)}</p>`;
 }
 
-const STYLE = `body{font:15px/1.45 system-ui,sans-serif;margin:2rem auto;max-width:70rem;color:#1a1a1a;padding:0 1rem}
-h1{font-size:1.5rem;margin-bottom:.2rem}.meta{color:#555;margin-top:0}table{border-collapse:collapse;margin:1rem 0}
-th,td{border:1px solid #ccc;padding:.3rem .6rem;text-align:left;vertical-align:top}.verdict{font-weight:600;text-align:center;min-width:5rem}
-.pass{background:#e3f4e1;color:#1d5f1a}.warn{background:#fff4d6;color:#7a5700}.fail{background:#fde2e1;color:#8a1c17}
-.error{background:#f1e4fb;color:#5b1f86}.skip,.none,.not-run{background:#f1f1f1;color:#555}details{border:1px solid #ddd;border-radius:4px;margin:.5rem 0;padding:.4rem .8rem}
-summary{cursor:pointer}pre{white-space:pre-wrap;background:#f7f7f7;padding:.4rem}.headers{font-family:monospace;color:#333;margin-left:1rem}
-.findings .severity{display:inline-block;min-width:3rem;font-weight:600}table.tls{font-size:13px}`;
+/** One line for a side without findings or a result: why it was not judged, or that it passed with nothing to show. */
+function sideLine(name: string, side: Side, passed: string): string {
+  if (side.label === '—') return '';
+  const reason = side.why ?? (side.meaning === 'pass' ? passed : side.label === 'not run' ? 'the check did not run here (the notes above say why)' : '');
+  return `<p>${name}: ${badge(side)}${reason === '' ? '' : ` ${escapeHtml(reason)}.`}</p>`;
+}
+
+function ruleSection(report: Report, row: SummaryRow): string {
+  const { result, findings } = row;
+  const live = result === undefined ? sideLine('Live', row.live, '') : `<h4>Live: ${badge(row.live)}</h4><p>${escapeHtml(result.summary)}</p>${result.details.length === 0 ? '' : `<ul>${result.details.map((detail) => `<li>${escapeHtml(detail)}</li>`).join('')}</ul>`}${result.evidence.length === 0 ? '' : `<ul class="evidence">${result.evidence.map(evidenceHtml).join('')}</ul>`}${(result.tables ?? []).map(tableHtml).join('')}`;
+  const statics = findings.length > 0 ? `<h4>Static findings: ${badge(row.statics)}</h4><ul class="findings">${findings.map(findingHtml).join('')}</ul>` : sideLine('Static', row.statics, 'no finding in the description');
+  const links = ruleLinks(row.code, result, report.tool.version).map((link) => `<a href="${escapeHtml(link.href)}">${escapeHtml(link.label)}</a>`).join(' · ');
+  const open = row.verdict === 'pass' || row.verdict === 'neutral' || row.verdict === 'note' ? '' : ' open';
+  return `<details id="${escapeHtml(row.code)}" class="rule" data-meaning="${row.verdict}"${open}><summary><span class="badge" data-meaning="${row.verdict}">${MEANING_LABEL[row.verdict]}</span> <code>${escapeHtml(row.code)}</code> ${escapeHtml(row.title)}</summary>
+${explanationBlock(row.code, report.lint.descriptions?.[row.code])}${links === '' ? '' : `<p class="links">${links}</p>`}${live}${statics}</details>`;
+}
+
+/** Background and text of each meaning: text contrast at least 4.5:1 (WCAG AA) on its background. */
+const MEANING_COLOURS: Record<Meaning, [string, string]> = {
+  fail: ['#fde2e1', '#8a1c17'],
+  unjudged: ['#efe3fa', '#5b1f86'],
+  warn: ['#fff1c7', '#6b4a00'],
+  note: ['#e2edfb', '#1c4a80'],
+  pass: ['#dff2dc', '#1d5f1a'],
+  neutral: ['#eeeeee', '#4a4a4a'],
+};
+
+const MEANING_STYLE = Object.entries(MEANING_COLOURS).map(([meaning, [background, text]]) => `[data-meaning="${meaning}"]{background:${background};color:${text};border-color:${text}}`).join('\n');
+
+const STYLE = `*{box-sizing:border-box}
+body{font:15px/1.45 system-ui,sans-serif;margin:1.5rem auto;max-width:70rem;color:#1a1a1a;padding:0 1rem;background:#fff}
+h1{font-size:1.5rem;margin:0 0 .2rem}.meta{color:#4a4a4a;margin-top:0;overflow-wrap:anywhere}
+code,pre,td,th{overflow-wrap:anywhere}
+.visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
+#overall{margin:1rem 0 1.5rem}
+.headline{font-size:1.6rem;font-weight:700;margin:0 0 .4rem;padding:.5rem .9rem;border-left:.4rem solid;border-radius:4px}
+.sentence{margin:.2rem 0 .6rem}
+.counts{list-style:none;padding:0;margin:0;display:flex;flex-wrap:wrap;gap:.5rem}
+.count{padding:.35rem .8rem;border-radius:4px;border-left:.3rem solid}.count .number{font-size:1.3rem;font-weight:700}
+.aside{font-size:.9em}
+table{border-collapse:collapse;margin:1rem 0}
+caption{text-align:left;padding:.2rem 0}
+th,td{border:1px solid #bbb;padding:.3rem .5rem;text-align:left;vertical-align:top}
+#summary{width:100%}#summary thead th{background:#f5f5f5}
+#summary th[scope=row]{font-weight:400}
+#summary .title{display:block;color:#333;font-size:.92em}
+.kind{display:block;font-size:.8em;color:#4a4a4a;font-style:italic}
+.verdict{font-weight:600;text-align:center;width:6.5rem;overflow-wrap:normal}
+.badge{display:inline-block;font-weight:600;padding:0 .35rem;border-radius:3px;border:1px solid;font-size:.9em;white-space:nowrap}
+details.rule{border:1px solid #ccc;border-left:.35rem solid;border-radius:4px;margin:.6rem 0;padding:.4rem .8rem;background:#fff;color:#1a1a1a}
+details.rule>summary{cursor:pointer;padding:.2rem 0}
+h4{margin:.8rem 0 .3rem;font-size:1rem}
+pre{white-space:pre-wrap;background:#f5f5f5;padding:.4rem;overflow-wrap:anywhere}
+.headers{font-family:monospace;color:#333;margin-left:1rem;overflow-wrap:anywhere}
+.findings{padding-left:1.2rem}.findings li{margin:.25rem 0}.place{color:#4a4a4a}
+.wide{overflow-x:auto}table.tls{font-size:13px}
+a{color:#0b4fa3}
+${MEANING_STYLE}
+details.rule[data-meaning]{background:#fff;color:#1a1a1a}
+@media (max-width:40rem){body{margin:.75rem auto;padding:0 .6rem;font-size:14px}
+th,td{padding:.25rem .3rem}.verdict{width:auto;font-size:.85em}.headline{font-size:1.35rem}}
+@media print{body{margin:0;max-width:none;font-size:10.5pt}
+details.rule::details-content{content-visibility:visible;display:block}
+details.rule>summary{list-style:none}
+details.rule,tr,li,.count,.headline{break-inside:avoid}h2,h4,caption{break-after:avoid}
+.wide{overflow:visible}table.tls{width:100%;font-size:8pt}
+*{-webkit-print-color-adjust:exact;print-color-adjust:exact}}`;
 
 export function html(report: Report): string {
-  const ruleRows = rows(report);
-  const summary = ruleRows.map((row) => `<tr><th scope="row"><a href="#${escapeHtml(row.code)}"><code>${escapeHtml(row.code)}</code></a> ${escapeHtml(row.title)}</th>${cell(staticVerdict(report, row))}${cell(liveVerdict(report, row))}</tr>`).join('');
-  const shown = new Set(ruleRows.map((row) => row.code));
-  const otherLive = report.results.filter((result) => !shown.has(result.code));
-  const otherFindings = report.staticFindings.filter((finding) => !shown.has(finding.code));
-  const others = [
-    ...otherLive.map((result) => ruleSection(report, { code: result.code, title: '', static: false, live: true })),
-    ...[...new Set(otherFindings.map((finding) => finding.code))].map((code) => ruleSection(report, { code, title: '', static: true, live: false })),
-  ].join('');
+  const rows = summaryRows(report);
   const notices = report.notices.length === 0 ? '' : `<ul class="notices">${report.notices.map((notice) => `<li>${escapeHtml(notice)}</li>`).join('')}</ul>`;
   return `<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>API Design Rules conformance: ${escapeHtml(report.target)}</title><style>${STYLE}</style></head>
-<body><h1>API Design Rules conformance</h1>
-<p class="meta"><code>${escapeHtml(report.target)}</code>, ${escapeHtml(report.startedAt)}, nlgov-adr ${escapeHtml(report.tool.version)} (ruleset ${escapeHtml(report.tool.ruleset)}); ${report.requests} requests in ${report.durationMs} ms; static lint: ${escapeHtml(report.lint.status)}</p>
-${notices}
-<table id="summary"><thead><tr><th>Rule</th><th>Static</th><th>Live</th></tr></thead><tbody>${summary}</tbody></table>
-<h2>Per rule</h2>${ruleRows.map((row) => ruleSection(report, row)).join('')}
-${others === '' ? '' : `<h2>Other rules</h2>${others}`}
+<body><header><h1>API Design Rules conformance</h1>
+<p class="meta"><code>${escapeHtml(report.target)}</code>, ${escapeHtml(report.startedAt)}, nlgov-adr ${escapeHtml(report.tool.version)} (ruleset ${escapeHtml(report.tool.ruleset)}); ${report.requests} requests in ${report.durationMs} ms; static lint: ${escapeHtml(report.lint.status)}</p></header>
+<main>
+${overallHtml(report, rows)}
+<h2>Summary</h2>
+${summaryHtml(rows)}
+${notices === '' ? '' : `<h2>Notes</h2>${notices}`}
+<h2>Per rule</h2>
+${rows.map((row) => ruleSection(report, row)).join('\n')}
+</main>
 </body></html>`;
 }

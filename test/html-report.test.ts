@@ -52,7 +52,7 @@ test('a static run of the non-conformant example: the summary shows each rule\'s
   expect(table['/core/transport/cors']).toEqual(['—', 'not run']);
   expect(table['/geo/crs-list']).toEqual(['fail', 'not run']);
   expect(table['/geo/content-crs-request-header']).toEqual(['fail', 'not run']);
-  await expect(page.locator('details[id="/core/semver"] a').getAttribute('href')).resolves.toBe('docs/rules/core-semver.md');
+  await expect(page.locator('details[id="/core/semver"] a').getAttribute('href')).resolves.toBe('https://github.com/nlgov-adr/nlgov-adr/blob/v0.1.0/docs/rules/core-semver.md');
   expect(await page.locator('details[id="/core/semver"]').getAttribute('open')).toBe('');
   await page.screenshot({ path: join(ARTIFACTS, 'html-report-non-conformant.png'), fullPage: false });
   await page.close();
