@@ -1,4 +1,5 @@
 import { adrCheck, jsonReport, type JsonReport } from '../support/adr-check-process.js';
+import { documentedVerdicts } from '../support/lab/docs-table.js';
 import { startFastApi, type FastApiMode, type LabFastApi } from '../support/lab/fastapi.js';
 import { expectVerdict, titled, type Expectation } from '../support/lab/verdicts.js';
 
@@ -125,6 +126,11 @@ describe.each([['direct'], ['nginx']] as const)('FastAPI 0.92 (Debian) %s', (mod
 function probesOfMissingPaths(app: LabFastApi): string[] {
   return [...app.log().matchAll(/"([A-Z]+) (\/v1\/v1\/\S*) HTTP\/1\.[01]" (\d+)/g)].filter((match) => match[1] !== 'GET').map((match) => `${match[1]} ${match[2]}: ${match[3]}`);
 }
+
+test('docs/live/tested-implementations.md shows users these verdicts (the same for both modes)', () => {
+  const documented = documentedVerdicts('FastAPI 0.92');
+  for (const mode of ['direct', 'nginx'] as const) expect(documented).toEqual(fastApiExpectations(mode).map((expectation) => `${expectation.code}: ${expectation.verdict}`));
+});
 
 describe('FastAPI 0.92 with --unsafe', () => {
   test('/core/http-methods: FastAPI answers an undeclared POST, PUT, PATCH or DELETE on /v1/gebouwen rightly (405, Allow: GET); HEAD still fails', () => {

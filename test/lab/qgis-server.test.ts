@@ -1,4 +1,5 @@
 import { adrCheck, jsonReport, type JsonReport } from '../support/adr-check-process.js';
+import { documentedVerdicts } from '../support/lab/docs-table.js';
 import { startQgisServer, type LabQgisServer } from '../support/lab/qgis.js';
 import { expectVerdict, titled, type Expectation } from '../support/lab/verdicts.js';
 
@@ -148,6 +149,10 @@ export const QGIS_EXPECTATIONS: readonly Expectation[] = [
 ];
 
 describe('QGIS Server 3.22 (Debian) behind nginx with TLS', () => {
+  test('docs/live/tested-implementations.md shows users these verdicts', () => {
+    expect(documentedVerdicts('QGIS Server 3.22 (OGC API Features)')).toEqual(QGIS_EXPECTATIONS.map((expectation) => `${expectation.code}: ${expectation.verdict}`));
+  });
+
   test.each(titled(QGIS_EXPECTATIONS))('%s', (_title, expectation) => {
     expectVerdict(report, expectation);
   });
