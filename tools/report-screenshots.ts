@@ -65,6 +65,8 @@ async function photograph(browser: Browser, report: string, name: string): Promi
 async function screenshots(): Promise<void> {
   mkdirSync(IMAGES, { recursive: true });
   const folder = mkdtempSync(join(tmpdir(), 'adr-check-screenshots-'));
+  // adr-check takes the .spectral.* of the folder it runs in as the ruleset: a checkout's own is no user's.
+  process.chdir(folder);
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
   try {
     await photograph(browser, await failingReport(folder), 'failing');
