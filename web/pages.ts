@@ -27,7 +27,7 @@ export function page(frame: PageFrame, body: string): string {
 <title>${escapeHtml(frame.title)}</title>${refresh}
 <link rel="stylesheet" href="/static/web.css"><link rel="service-desc" href="/openapi.json" type="application/vnd.oai.openapi+json">
 <script src="/static/app.js" defer></script></head>
-<body>${header(frame.lang, frame.path)}<main>${body}</main></body></html>`;
+<body class="web">${header(frame.lang, frame.path)}<main>${body}</main></body></html>`;
 }
 
 export interface FormValues { url?: string; paste?: string }
