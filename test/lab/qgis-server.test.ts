@@ -1,4 +1,5 @@
 import { adrCheck, jsonReport, type JsonReport } from '../support/adr-check-process.js';
+import { debianNginxTls } from '../support/lab/common-expectations.js';
 import { documentedVerdicts } from '../support/lab/docs-table.js';
 import { startQgisServer, type LabQgisServer } from '../support/lab/qgis.js';
 import { expectVerdict, titled, type Expectation } from '../support/lab/verdicts.js';
@@ -76,13 +77,7 @@ export const QGIS_EXPECTATIONS: readonly Expectation[] = [
     // A 200 is no error response: its media type is not judged as one.
     absent: [/the 200 has Content-Type/],
   },
-  {
-    code: '/core/transport/tls', verdict: 'fail',
-    spec: '"Supporting protocols, ciphers or key sizes classed as insufficient fails the check." (TLS-GUIDELINES.md: *_CBC_SHA, *_CCM_8, ffdhe2048: Insufficient)',
-    why: "Debian's nginx TLS defaults offer CBC-SHA1 and CCM_8 suites and ffdhe2048.",
-    details: [/^Insufficient: cipher suite TLS_ECDHE_ECDSA_WITH_AES_128_CBC_SHA \(0xc009\)$/, /^Insufficient: key exchange group ffdhe2048$/],
-    absent: [/insufficient \(TLSv1\.3/],
-  },
+  debianNginxTls(/^Insufficient: cipher suite TLS_ECDHE_ECDSA_WITH_AES_128_CBC_SHA \(0xc009\)$/),
   {
     code: '/core/transport/security-headers', verdict: 'warn',
     spec: '"The following response headers SHOULD be in all API responses"',

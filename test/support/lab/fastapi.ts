@@ -2,8 +2,8 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { freeLoopbackPort } from '../../../tools/tls-profiles.js';
+import { LAB_FIXTURES } from './fixtures.js';
 import { startLabNginx, stopChild, waitForListener } from './nginx.js';
 import { issueLabPki } from './tls.js';
 
@@ -26,13 +26,12 @@ export interface LabFastApi {
   close(): Promise<void>;
 }
 
-const FIXTURES = fileURLToPath(new URL('../../fixtures/lab/', import.meta.url));
 /** Debian's interpreter, where python3-fastapi is installed (a python3 earlier on PATH, pyenv's say, lacks it). */
 export const DEBIAN_PYTHON = '/usr/bin/python3';
 
 export async function startFastApi(mode: FastApiMode): Promise<LabFastApi> {
   const port = await freeLoopbackPort();
-  const uvicorn = spawn(DEBIAN_PYTHON, ['-m', 'uvicorn', '--app-dir', FIXTURES, '--host', '127.0.0.1', '--port', String(port), 'fastapi_app:app'], {
+  const uvicorn = spawn(DEBIAN_PYTHON, ['-m', 'uvicorn', '--app-dir', LAB_FIXTURES, '--host', '127.0.0.1', '--port', String(port), 'fastapi_app:app'], {
     // No .pyc files written into the fixtures directory.
     env: { PATH: process.env.PATH ?? '/usr/bin:/bin', PYTHONDONTWRITEBYTECODE: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],

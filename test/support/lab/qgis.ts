@@ -1,9 +1,9 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import https from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { LAB_FIXTURES, makeGebouwenGeoPackage } from './fixtures.js';
 import { startLabNginx, stopChild, waitForListener } from './nginx.js';
 import { issueLabPki } from './tls.js';
 
@@ -25,16 +25,9 @@ export interface LabQgisServer {
   close(): Promise<void>;
 }
 
-const FIXTURES = fileURLToPath(new URL('../../fixtures/lab/', import.meta.url));
 export const QGIS_MAPSERV = '/usr/lib/cgi-bin/qgis_mapserv.fcgi';
 /** QGIS loads its providers and the project before it listens: seconds on a busy machine. */
 const START_SECONDS = 60;
-
-function run(command: string, args: string[], why: string): void {
-  const result = spawnSync(command, args, { encoding: 'utf8' });
-  if (result.error !== undefined) throw new Error(`${command} not found: ${why} (tools/system-packages.sh installs it): ${result.error.message}`);
-  if (result.status !== 0) throw new Error(`${command} failed: ${result.stderr}`);
-}
 
 /** The status of a GET over the lab's TLS, or the error's text. */
 function statusOf(url: string, caCertificate: string): Promise<number | string> {
@@ -70,8 +63,8 @@ export async function startQgisServer(): Promise<LabQgisServer> {
     rmSync(prefix, { recursive: true, force: true });
   };
   try {
-    run('ogr2ogr', ['-f', 'GPKG', inPrefix('lab.gpkg'), join(FIXTURES, 'gebouwen.geojson'), '-nln', 'gebouwen', '-a_srs', 'EPSG:28992', '-lco', 'FID=fid'], 'gdal-bin makes the data set');
-    writeFileSync(inPrefix('lab.qgs'), readFileSync(join(FIXTURES, 'qgis-lab.qgs'), 'utf8').replaceAll('@DATA@', inPrefix('lab.gpkg')));
+    makeGebouwenGeoPackage(inPrefix('lab.gpkg'));
+    writeFileSync(inPrefix('lab.qgs'), readFileSync(join(LAB_FIXTURES, 'qgis-lab.qgs'), 'utf8').replaceAll('@DATA@', inPrefix('lab.gpkg')));
     const pki = issueLabPki(prefix);
     const socket = inPrefix('qgis.sock');
     const nginx = await startLabNginx(prefix, pki, [
