@@ -146,6 +146,13 @@ async function buildApp(options: ServeOptions, store: Store, queue: CheckQueue, 
     return payload;
   });
 
+  // The JSON API serves JSON: an Accept that takes none of it is answered 406 (problem+json, which any client can read).
+  app.addHook('onRequest', async (request, reply) => {
+    if ((isApi(request) || request.url.startsWith('/openapi.json')) && !acceptsJson(request.headers.accept)) {
+      await sendProblem(request, reply, new HttpProblem(406, 'Not acceptable', `this API answers application/json only, not ${request.headers.accept ?? ''}`, 'not-acceptable'));
+    }
+  });
+
   app.setErrorHandler((error: Error & { statusCode?: number; code?: string }, request, reply) => {
     const problem = error instanceof HttpProblem ? error : asProblem(error);
     for (const [name, value] of Object.entries(problem.headers)) reply.header(name, value);
@@ -415,6 +422,17 @@ async function buildApp(options: ServeOptions, store: Store, queue: CheckQueue, 
     });
   }
   return app;
+}
+
+/** Whether an Accept header takes JSON: absent, a wildcard, or a JSON type with a q above 0. */
+export function acceptsJson(accept: string | undefined): boolean {
+  if (accept === undefined || accept.trim() === '') return true;
+  return accept.split(',').some((range) => {
+    const [type = '', ...parameters] = range.trim().toLowerCase().split(';').map((part) => part.trim());
+    const q = parameters.find((parameter) => parameter.startsWith('q='));
+    if (q !== undefined && !(Number(q.slice(2)) > 0)) return false;
+    return type === '*/*' || type === 'application/*' || type === 'application/json' || type.endsWith('+json');
+  });
 }
 
 function asObject(value: unknown): Record<string, unknown> {
