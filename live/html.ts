@@ -173,18 +173,20 @@ export function summaryRows(report: Report): SummaryRow[] {
     .map(({ row }) => row);
 }
 
-export interface Overall { verdict: 'conformant' | 'not-conformant' | 'not-fully-judged'; passed: number; warned: number; failed: number; unjudged: number; otherFailed: string[] }
+export interface Overall { verdict: 'conformant' | 'not-conformant' | 'not-fully-judged'; passed: number; warned: number; failed: number; unjudged: number; failedRules: string[]; unjudgedRules: string[]; otherFailed: string[] }
 
 /** Conformant: every technical rule passed (warnings allowed) and no other check failed. */
 export function overall(rows: SummaryRow[]): Overall {
   const technical = rows.filter((row) => row.technical);
   const passed = technical.filter((row) => row.verdict === 'pass' || row.verdict === 'note' || row.verdict === 'warn').length;
   const warned = technical.filter((row) => row.verdict === 'warn').length;
-  const failed = technical.filter((row) => row.verdict === 'fail').length;
-  const unjudged = technical.filter((row) => row.verdict === 'unjudged').length;
+  const unjudgedRules = technical.filter((row) => row.verdict === 'unjudged').map((row) => row.code);
+  const unjudged = unjudgedRules.length;
+  const failedRules = technical.filter((row) => row.verdict === 'fail').map((row) => row.code);
   const otherFailed = rows.filter((row) => !row.technical && row.verdict === 'fail').map((row) => row.code);
+  const failed = failedRules.length;
   const verdict = failed > 0 || otherFailed.length > 0 ? 'not-conformant' : unjudged > 0 ? 'not-fully-judged' : 'conformant';
-  return { verdict, passed, warned, failed, unjudged, otherFailed };
+  return { verdict, passed, warned, failed, unjudged, failedRules, unjudgedRules, otherFailed };
 }
 
 const HEADLINE: Record<Overall['verdict'], { meaning: Meaning; text: string }> = {
@@ -204,9 +206,9 @@ function overallHtml(report: Report, rows: SummaryRow[]): string {
   const sentence = totals.verdict === 'conformant'
     ? `All ${technical} technical rules passed${totals.warned > 0 ? `, ${totals.warned} with warnings` : ''}.`
     : totals.verdict === 'not-fully-judged'
-      ? `No rule failed, but ${plural(totals.unjudged, 'technical rule')} could not be judged.`
+      ? `No rule failed, but ${plural(totals.unjudged, 'technical rule')} could not be judged: ${totals.unjudgedRules.join(', ')}.`
       : `${[
-      ...(totals.failed > 0 ? [`${totals.failed} of ${technical} technical rules failed`] : [`No technical rule failed`]),
+      ...(totals.failed > 0 ? [`${totals.failed} of ${technical} technical rules failed (${totals.failedRules.join(', ')})`] : [`No technical rule failed`]),
       ...(totals.otherFailed.length > 0 ? [`${totals.failed > 0 ? 'and ' : 'but '}${plural(totals.otherFailed.length, 'other check')} failed: ${totals.otherFailed.join(', ')}`] : []),
     ].join(', ')}.`;
   const staticOnly = report.results.length === 0 ? ' No live check ran: this verdict rests on the description alone.' : '';
