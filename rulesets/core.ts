@@ -152,7 +152,13 @@ export const coreRules: Record<string, NlgovRule> = {
     severity: 'warn',
     formats: [oas3],
     given: '$',
-    then: { function: propertyNameCasing },
+    // Placed by the written document, so that a name whose value is a $ref is placed at its key;
+    // the names written in other files are placed there by the second call (functions/propertyNameCasing.ts).
+    resolved: false,
+    then: [
+      { function: propertyNameCasing, functionOptions: { written: 'in-linted-file' } },
+      { function: propertyNameCasing, functionOptions: { written: 'in-other-files' } },
+    ],
   }),
   '/core/error-handling/problem-details': rule('/core/error-handling/problem-details', {
     description: '4xx and 5xx responses declare application/problem+json or application/problem+xml.',

@@ -78,12 +78,12 @@ test('callbacks, tuple items, patternProperties and multipart encoding headers a
   expect(names).toEqual(['Callback_Prop', 'Tuple_Prop', 'Pattern_Prop']);
 });
 
-test('a badly named property whose value is a $ref is reported at the properties map that names it', async () => {
+test('a badly named property whose value is a $ref is reported at its own key (issue 22 item 14)', async () => {
   const doc = conformantDocument();
   doc.components.schemas.Adres = { type: 'object', properties: { straat: { type: 'string' } } };
   doc.components.schemas.Monument.properties.Adres = { $ref: '#/components/schemas/Adres' };
   expect(summary(await findingsOf(CODE, doc))).toEqual([
-    ['warn', 'components.schemas.Monument.properties', message('Adres')],
+    ['warn', 'components.schemas.Monument.properties.Adres', message('Adres')],
   ]);
 });
 
