@@ -17,9 +17,12 @@ let lab: LabQgisServer | undefined;
 let report: JsonReport;
 /** The same server checked at https://127.0.0.1:PORT/wfs3: its links name localhost, another origin. */
 let byAddress: JsonReport;
+let unsafe: JsonReport;
+/** nginx's access log after the two runs without --unsafe. */
+let readsOnly = '';
 
-async function check(baseUrl: string, server: LabQgisServer): Promise<JsonReport> {
-  const outcome = await adrCheck(baseUrl, ['--ca', server.caCertificate, '--plain-http-port', String(server.plainPort), '--format', 'json', '--timeout', '5000'], { deadline: DEADLINE, killAfterMs: (DEADLINE + 15) * 1000 });
+async function check(baseUrl: string, server: LabQgisServer, extra: string[] = []): Promise<JsonReport> {
+  const outcome = await adrCheck(baseUrl, ['--ca', server.caCertificate, '--plain-http-port', String(server.plainPort), '--format', 'json', '--timeout', '5000', ...extra], { deadline: DEADLINE, killAfterMs: (DEADLINE + 15) * 1000 });
   if (outcome.stdout.trim() === '') throw new Error(`adr-check printed no report (exit ${outcome.code}): ${outcome.stderr}`);
   return jsonReport(outcome);
 }
@@ -29,7 +32,9 @@ beforeAll(async () => {
   // One after the other: QGIS under spawn-fcgi answers one request at a time.
   report = await check(lab.baseUrl, lab);
   byAddress = await check(lab.baseUrl.replace('//localhost:', '//127.0.0.1:'), lab);
-}, 240_000);
+  readsOnly = (lab as LabQgisServer).accessLog();
+  unsafe = await check(lab.baseUrl, lab, ['--unsafe']);
+}, 360_000);
 
 afterAll(async () => {
   await lab?.close();
@@ -176,7 +181,7 @@ describe('QGIS Server 3.22 (Debian) behind nginx with TLS', () => {
   });
 
   test('without --unsafe QGIS got reads only (GET, HEAD, OPTIONS, TRACE)', () => {
-    const methods = new Set([...(lab as LabQgisServer).accessLog().matchAll(/"([A-Z]+) \//g)].map((match) => match[1]));
+    const methods = new Set([...readsOnly.matchAll(/"([A-Z]+) \//g)].map((match) => match[1]));
     expect([...methods].filter((method) => !['GET', 'HEAD', 'OPTIONS', 'TRACE'].includes(method ?? ''))).toEqual([]);
   });
 });
@@ -194,5 +199,21 @@ describe('QGIS Server checked by address (https://127.0.0.1:PORT/wfs3) while it 
       spec: '"GET `/openapi.json` ... 200, JSON OpenAPI description"',
       details: [/\/openapi\.json is not an OpenAPI description/],
     });
+  });
+});
+
+describe('QGIS Server with --unsafe', () => {
+  test('/core/http-methods fails: QGIS answers an undeclared POST, PUT or PATCH like GET, 200 with the data', () => {
+    expectVerdict(unsafe, {
+      code: '/core/http-methods', verdict: 'fail',
+      spec: '"A request method that the target resource does not support gets 405 with an `Allow` response header listing the supported methods."',
+      why: 'QGIS\'s OGC API answers POST, PUT and PATCH on /collections as GET; on the items, where its description declares POST, PUT and PATCH give 500.',
+      details: [new RegExp(`^POST ${UNDER_WFS3}\\/collections \\(undeclared\\): 200, expected 405`)],
+    });
+  });
+
+  test('/geo/content-crs-request-header is not judged: the POST its description declares is refused (403), so no copy is made to read back', () => {
+    const result = unsafe.results.find((entry) => entry.code === '/geo/content-crs-request-header');
+    expect({ verdict: result?.verdict, summary: result?.summary }).toEqual({ verdict: 'error', summary: expect.stringMatching(/^not judged: .*403/) });
   });
 });
