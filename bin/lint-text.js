@@ -1,7 +1,13 @@
 // The text output of nlgov-adr-lint, in place of Spectral's `stylish`: stylish puts position,
 // severity, code, message and path on one line (hundreds of characters, wrapped by every
 // terminal); here the message has lines of its own, wrapped to the width, as ESLint's and
-// Spectral's `pretty` output do. Rendered from Spectral's `json` format.
+// Spectral's `pretty` output do. Rendered from Spectral's `json` format; paths printed as stylish
+// prints them (Spectral's printPath: paths./pets.get.parameters[0].name).
+import { createRequire } from 'node:module';
+
+// The Spectral CLI's own copy, which it depends on: the same paths as its formats print.
+const fromSpectralCli = createRequire(createRequire(import.meta.url).resolve('@stoplight/spectral-cli'));
+const { printPath, PrintStyle } = fromSpectralCli('@stoplight/spectral-runtime');
 
 const SEVERITIES = [
   { name: 'error', plural: 'errors', colour: 31 },
@@ -110,7 +116,7 @@ export function renderText(results, { width = DEFAULT_WIDTH, colour = false } = 
     const indent = width - underSeverity >= MIN_MESSAGE_WIDTH ? underSeverity : 4;
     for (const finding of findings) {
       const head = `  ${position(finding).padStart(positionWidth)}  ${severityName(finding).padEnd(severityWidth)}  ${printable(finding.code ?? '')}`;
-      const path = printable((finding.path ?? []).map(String).join('.'));
+      const path = printable(printPath(finding.path ?? [], PrintStyle.Dot));
       const styledHead = `  ${style.dim(position(finding).padStart(positionWidth))}  ${style.severity(finding.severity, severityName(finding).padEnd(severityWidth))}  ${printable(finding.code ?? '')}`;
       const pathFits = path === '' || head.length + 2 + path.length <= width;
       if (head.length <= width) lines.push(pathFits && path !== '' ? `${styledHead}  ${style.dim(path)}` : styledHead);
