@@ -199,6 +199,11 @@ function plural(count: number, noun: string): string {
   return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }
 
+/** A few codes are named in the sentence; a longer list is the summary's to show. */
+function named(codes: string[], before: string, after: string): string {
+  return codes.length > 0 && codes.length <= 4 ? `${before}${codes.join(', ')}${after}` : '';
+}
+
 function overallHtml(report: Report, rows: SummaryRow[]): string {
   const totals = overall(rows);
   const headline = HEADLINE[totals.verdict];
@@ -206,10 +211,10 @@ function overallHtml(report: Report, rows: SummaryRow[]): string {
   const sentence = totals.verdict === 'conformant'
     ? `All ${technical} technical rules passed${totals.warned > 0 ? `, ${totals.warned} with warnings` : ''}.`
     : totals.verdict === 'not-fully-judged'
-      ? `No rule failed, but ${plural(totals.unjudged, 'technical rule')} could not be judged: ${totals.unjudgedRules.join(', ')}.`
+      ? `No rule failed, but ${plural(totals.unjudged, 'technical rule')} could not be judged${named(totals.unjudgedRules, ': ', '')}.`
       : `${[
-      ...(totals.failed > 0 ? [`${totals.failed} of ${technical} technical rules failed (${totals.failedRules.join(', ')})`] : [`No technical rule failed`]),
-      ...(totals.otherFailed.length > 0 ? [`${totals.failed > 0 ? 'and ' : 'but '}${plural(totals.otherFailed.length, 'other check')} failed: ${totals.otherFailed.join(', ')}`] : []),
+      ...(totals.failed > 0 ? [`${totals.failed} of ${technical} technical rules failed${named(totals.failedRules, ' (', ')')}`] : [`No technical rule failed`]),
+      ...(totals.otherFailed.length > 0 ? [`${totals.failed > 0 ? 'and ' : 'but '}${plural(totals.otherFailed.length, 'other check')} failed${named(totals.otherFailed, ': ', '')}`] : []),
     ].join(', ')}.`;
   const staticOnly = report.results.length === 0 ? ' No live check ran: this verdict rests on the description alone.' : '';
   const box = (meaning: Meaning, count: number, label: string, extra = '') => `<li class="count" data-meaning="${meaning}"><span class="number">${count}</span> ${label}${extra}</li>`;
@@ -277,8 +282,8 @@ function sideLine(name: string, side: Side, passed: string): string {
 
 function ruleSection(report: Report, row: SummaryRow): string {
   const { result, findings } = row;
-  const live = result === undefined ? sideLine('Live', row.live, '') : `<h4>Live: ${badge(row.live)}</h4><p>${escapeHtml(result.summary)}</p>${result.details.length === 0 ? '' : `<ul>${result.details.map((detail) => `<li>${escapeHtml(detail)}</li>`).join('')}</ul>`}${result.evidence.length === 0 ? '' : `<ul class="evidence">${result.evidence.map(evidenceHtml).join('')}</ul>`}${(result.tables ?? []).map(tableHtml).join('')}`;
-  const statics = findings.length > 0 ? `<h4>Static findings: ${badge(row.statics)}</h4><ul class="findings">${findings.map(findingHtml).join('')}</ul>` : sideLine('Static', row.statics, 'no finding in the description');
+  const live = result === undefined ? sideLine('Live', row.live, '') : `<h3>Live: ${badge(row.live)}</h3><p>${escapeHtml(result.summary)}</p>${result.details.length === 0 ? '' : `<ul>${result.details.map((detail) => `<li>${escapeHtml(detail)}</li>`).join('')}</ul>`}${result.evidence.length === 0 ? '' : `<h4>Evidence</h4><ul class="evidence">${result.evidence.map(evidenceHtml).join('')}</ul>`}${(result.tables ?? []).map(tableHtml).join('')}`;
+  const statics = findings.length > 0 ? `<h3>Static findings: ${badge(row.statics)}</h3><ul class="findings">${findings.map(findingHtml).join('')}</ul>` : sideLine('Static', row.statics, 'no finding in the description');
   const links = ruleLinks(row.code, result, report.tool.version).map((link) => `<a href="${escapeHtml(link.href)}">${escapeHtml(link.label)}</a>`).join(' · ');
   const open = row.verdict === 'pass' || row.verdict === 'neutral' || row.verdict === 'note' ? '' : ' open';
   return `<details id="${escapeHtml(row.code)}" class="rule" data-meaning="${row.verdict}"${open}><summary><span class="badge" data-meaning="${row.verdict}">${MEANING_LABEL[row.verdict]}</span> <code>${escapeHtml(row.code)}</code> ${escapeHtml(row.title)}</summary>
@@ -319,7 +324,7 @@ th,td{border:1px solid #bbb;padding:.3rem .5rem;text-align:left;vertical-align:t
 .badge{display:inline-block;font-weight:600;padding:0 .35rem;border-radius:3px;border:1px solid;font-size:.9em;white-space:nowrap}
 details.rule{border:1px solid #ccc;border-left:.35rem solid;border-radius:4px;margin:.6rem 0;padding:.4rem .8rem;background:#fff;color:#1a1a1a}
 details.rule>summary{cursor:pointer;padding:.2rem 0}
-h4{margin:.8rem 0 .3rem;font-size:1rem}
+h3{margin:.8rem 0 .3rem;font-size:1rem}h4{margin:.6rem 0 .2rem;font-size:.95rem;color:#333}
 pre{white-space:pre-wrap;background:#f5f5f5;padding:.4rem;overflow-wrap:anywhere}
 .headers{font-family:monospace;color:#333;margin-left:1rem;overflow-wrap:anywhere}
 .findings{padding-left:1.2rem}.findings li{margin:.25rem 0}.place{color:#4a4a4a}
@@ -332,7 +337,7 @@ th,td{padding:.25rem .3rem}.verdict{width:auto;font-size:.85em}.headline{font-si
 @media print{body{margin:0;max-width:none;font-size:10.5pt}
 details.rule::details-content{content-visibility:visible;display:block}
 details.rule>summary{list-style:none}
-details.rule,tr,li,.count,.headline{break-inside:avoid}h2,h4,caption{break-after:avoid}
+tr,li,p,pre,.count,.headline,details.rule>summary{break-inside:avoid}h2,h3,h4,caption{break-after:avoid}
 .wide{overflow:visible}table.tls{width:100%;font-size:8pt}
 *{-webkit-print-color-adjust:exact;print-color-adjust:exact}}`;
 
