@@ -78,23 +78,27 @@ function pathPrefixVersion(document: JsonObject): IFunctionResult[] {
 }
 
 /**
- * A path key with a version segment under a server URL with one (`/v1/items` under
+ * Path keys with a version segment under a server URL with one (`/v1/items` under
  * `https://api.example.nl/v1`): the client calls `/v1/v1/items`, which FastAPI's own example
- * serves as 404. One finding per path key, at the key, naming the first server that gives it the
- * second version: the servers of its operations, of its path item, or the root's.
+ * serves as 404. One finding per server and version, at the first such path key, counting the
+ * others: one fix (in the server URL, or in every key) mends them all. A path's servers are
+ * those of its operations, of its path item, or the root's; the first with a version is named.
  */
 function pathsRepeatingServerVersion(document: JsonObject): IFunctionResult[] {
-  const results: IFunctionResult[] = [];
+  const groups = new Map<string, { server: JsonObject; pathKey: string; doubled: DoubledVersion; others: number }>();
   for (const [pathKey, pathItem] of entries(document.paths)) {
     if (!pathKey.startsWith('/')) continue;
     for (const server of serversOfPath(document, asObject(pathItem))) {
       const doubled = doubledVersion(server, pathKey);
       if (doubled === undefined) continue;
-      results.push({ message: doubledVersionMessage(server, pathKey, doubled), path: ['paths', pathKey] });
+      const key = [shownWithVariables(server), doubled.serverSegment, doubled.pathSegment].join('\n');
+      const group = groups.get(key);
+      if (group === undefined) groups.set(key, { server, pathKey, doubled, others: 0 });
+      else group.others += 1;
       break;
     }
   }
-  return results;
+  return [...groups.values()].map(({ server, pathKey, doubled, others }) => ({ message: doubledVersionMessage(server, pathKey, doubled, others), path: ['paths', pathKey] }));
 }
 
 /** The servers a path's operations are called on: each operation's own, else the path item's, else the root's. */
@@ -110,8 +114,9 @@ function nonEmptyServers(servers: unknown): JsonObject[] | undefined {
   return list.length > 0 ? list : undefined;
 }
 
-function doubledVersionMessage(server: JsonObject, pathKey: string, doubled: DoubledVersion): string {
-  const found = `${pathKey} under ${shownWithVariables(server)} is ${doubled.joined}`;
+function doubledVersionMessage(server: JsonObject, pathKey: string, doubled: DoubledVersion, others: number): string {
+  const alike = others === 0 ? '' : `, and ${others} other ${others === 1 ? 'path does' : 'paths do'} the same`;
+  const found = `${pathKey} under ${shownWithVariables(server)} is ${doubled.joined}${alike}`;
   if (doubled.pathSegment === doubled.serverSegment) {
     return `Path repeats the version of the server URL: ${found}. Remove /${doubled.pathSegment} from the path keys or from the server URL.`;
   }
