@@ -173,9 +173,9 @@ export function summaryRows(report: Report): SummaryRow[] {
     .map(({ row }) => row);
 }
 
-export interface Overall { verdict: 'conformant' | 'not-conformant' | 'not-fully-judged'; passed: number; warned: number; failed: number; unjudged: number; failedRules: string[]; unjudgedRules: string[]; otherFailed: string[] }
+export interface Overall { verdict: 'conformant' | 'not-conformant' | 'not-fully-judged'; passed: number; warned: number; failed: number; unjudged: number; failedRules: string[]; unjudgedRules: string[]; otherFailed: string[]; internalErrors: number }
 
-/** Conformant: every technical rule passed (warnings allowed) and no other check failed. */
+/** Conformant: every technical rule passed (warnings allowed), no other check failed and adr-check ran every step. */
 export function overall(rows: SummaryRow[]): Overall {
   const technical = rows.filter((row) => row.technical);
   const passed = technical.filter((row) => row.verdict === 'pass' || row.verdict === 'note' || row.verdict === 'warn').length;
@@ -185,8 +185,10 @@ export function overall(rows: SummaryRow[]): Overall {
   const failedRules = technical.filter((row) => row.verdict === 'fail').map((row) => row.code);
   const otherFailed = rows.filter((row) => !row.technical && row.verdict === 'fail').map((row) => row.code);
   const failed = failedRules.length;
-  const verdict = failed > 0 || otherFailed.length > 0 ? 'not-conformant' : unjudged > 0 ? 'not-fully-judged' : 'conformant';
-  return { verdict, passed, warned, failed, unjudged, failedRules, unjudgedRules, otherFailed };
+  // A step of adr-check that threw left something unchecked, whichever rule it was for.
+  const internalErrors = rows.filter((row) => row.code.startsWith('adr-check/')).length;
+  const verdict = failed > 0 || otherFailed.length > 0 ? 'not-conformant' : unjudged > 0 || internalErrors > 0 ? 'not-fully-judged' : 'conformant';
+  return { verdict, passed, warned, failed, unjudged, failedRules, unjudgedRules, otherFailed, internalErrors };
 }
 
 const HEADLINE: Record<Overall['verdict'], { meaning: Meaning; text: string }> = {
@@ -211,7 +213,10 @@ function overallHtml(report: Report, rows: SummaryRow[]): string {
   const sentence = totals.verdict === 'conformant'
     ? `All ${technical} technical rules passed${totals.warned > 0 ? `, ${totals.warned} with warnings` : ''}.`
     : totals.verdict === 'not-fully-judged'
-      ? `No rule failed, but ${plural(totals.unjudged, 'technical rule')} could not be judged${named(totals.unjudgedRules, ': ', '')}.`
+      ? `No rule failed, but ${[
+        ...(totals.unjudged > 0 ? [`${plural(totals.unjudged, 'technical rule')} could not be judged${named(totals.unjudgedRules, ': ', '')}`] : []),
+        ...(totals.internalErrors > 0 ? ['adr-check itself failed in a step (see adr-check/run below)'] : []),
+      ].join(', and ')}.`
       : `${[
       ...(totals.failed > 0 ? [`${totals.failed} of ${technical} technical rules failed${named(totals.failedRules, ' (', ')')}`] : [`No technical rule failed`]),
       ...(totals.otherFailed.length > 0 ? [`${totals.failed > 0 ? 'and ' : 'but '}${plural(totals.otherFailed.length, 'other check')} failed${named(totals.otherFailed, ': ', '')}`] : []),

@@ -3,7 +3,9 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { startReferenceApi } from '../examples/reference-api/server.js';
+import { html } from '../live/html.js';
 import { main } from '../live/main.js';
+import type { CheckResult, Report } from '../live/report.js';
 import { description, servingDescription, startHostile } from './support/hostile-servers.js';
 
 /**
@@ -260,4 +262,40 @@ test('the report is one file without script: nothing is fetched, and a page with
   await expect(page.locator('#overall .headline').textContent()).resolves.toBe('Not conformant');
   expect(requests).toEqual([]);
   await context.close();
+}, 60000);
+
+/** A report as a run makes it: every technical rule's live check passed, nothing found in the description. */
+function passingRun(extra: Partial<Report> = {}): Report {
+  const passed = (code: string): CheckResult => ({ code, verdict: 'pass', summary: 'fine', details: [], evidence: [] });
+  return {
+    tool: { name: 'nlgov-adr', version: '0.1.0', ruleset: 'nlgov-adr 0.1.0' },
+    target: 'https://api.example.nl/v1',
+    startedAt: '2026-11-27T12:00:00.000Z',
+    durationMs: 1000,
+    requests: 40,
+    results: ['/core/no-trailing-slash', '/core/http-methods', '/core/publish-openapi', '/core/version-header', '/core/transport/tls', '/core/transport/security-headers', '/core/transport/cors'].map(passed),
+    staticFindings: [],
+    lint: { status: 'done', omitted: 0, durationMs: 500 },
+    notices: [],
+    ...extra,
+  };
+}
+
+async function headline(report: Report): Promise<{ verdict: string | null; sentence: string | null }> {
+  const page = await browser.newPage();
+  await page.setContent(html(report));
+  const result = { verdict: await page.locator('#overall .headline').getAttribute('data-verdict'), sentence: await page.locator('#overall .sentence').textContent() };
+  await page.close();
+  return result;
+}
+
+test('what could not be judged keeps a report from "Conformant": a lint that did not finish, a check that got no answer, a step of adr-check that threw', async () => {
+  expect(await headline(passingRun())).toEqual({ verdict: 'conformant', sentence: 'All 11 technical rules passed.' });
+  expect(await headline(passingRun({ lint: { status: 'timeout', omitted: 0, durationMs: 60000 } }))).toEqual({ verdict: 'not-fully-judged', sentence: 'No rule failed, but 9 technical rules could not be judged.' });
+  const noAnswer = passingRun();
+  noAnswer.results = noAnswer.results.map((result) => (result.code === '/core/transport/cors' ? { ...result, verdict: 'error', summary: 'not judged: 2 requests got no answer' } : result));
+  expect(await headline(noAnswer)).toEqual({ verdict: 'not-fully-judged', sentence: 'No rule failed, but 1 technical rule could not be judged: /core/transport/cors.' });
+  const threw = passingRun();
+  threw.results = [...threw.results, { code: 'adr-check/run', verdict: 'error', summary: 'internal error while linting: boom', details: [], evidence: [], internalError: true }];
+  expect(await headline(threw)).toEqual({ verdict: 'not-fully-judged', sentence: 'No rule failed, but adr-check itself failed in a step (see adr-check/run below).' });
 }, 60000);
