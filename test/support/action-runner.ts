@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parse } from 'yaml';
 import { Ajv2020 } from 'ajv/dist/2020.js';
@@ -40,7 +40,8 @@ function substitute(text: string, context: Context): string {
 /** A clone of the work tree at `into`, built, as the action's checkout. */
 export async function prepareAction(into: string): Promise<void> {
   await cloneWorkTree(into);
-  symlinkSync(resolve('node_modules'), join(into, 'node_modules'));
+  // A work tree whose node_modules is a link itself (a git worktree) has it copied as a file.
+  if (!existsSync(join(into, 'node_modules'))) symlinkSync(resolve('node_modules'), join(into, 'node_modules'));
   const build = await runCommand(process.execPath, [join(into, 'node_modules/tsup/dist/cli-default.js')], { cwd: into, timeout: STEP_TIMEOUT });
   if (build.code !== 0) throw new Error(`tsup failed in ${into}: ${build.stderr.slice(-2000)}`);
 }
