@@ -10,7 +10,8 @@ export function twoCollectionsServer(): ReturnType<typeof servingDescription> {
   const points = [1, 2, 3].map((index) => ({ type: 'Feature', id: `${index}`, geometry: { type: 'Point', coordinates: [5.12 + index * 0.05, 52.09 + index * 0.05] }, properties: {} }));
   const square = (lon: number, lat: number) => [[[lon, lat], [lon + 0.02, lat], [lon + 0.02, lat + 0.02], [lon, lat + 0.02], [lon, lat]]];
   const polygons = [1, 2, 3].map((index) => ({ type: 'Feature', id: `${index}`, geometry: { type: 'Polygon', coordinates: square(5.3 + index * 0.05, 52.2) }, properties: {} }));
-  const features: Record<string, typeof points> = { punten: points, vlakken: polygons };
+  type Feature = { type: string; id: string; geometry: { type: string; coordinates: unknown }; properties: object };
+  const features: Record<string, Feature[]> = { punten: points, vlakken: polygons };
   const ok = { responses: { 200: { description: 'ok' } } };
   const paths = { '/collections': { get: ok }, '/collections/{collectionId}/items': { parameters: [{ name: 'collectionId', in: 'path', required: true, schema: { type: 'string', enum: ['punten', 'vlakken'] } }], get: ok } };
   return servingDescription(JSON.stringify(description({ paths })), (request, response) => {
@@ -24,7 +25,7 @@ export function twoCollectionsServer(): ReturnType<typeof servingDescription> {
     if (match === null || all === undefined) return send(404, { status: 404 });
     if (match[2] !== undefined) return send(200, all.find((feature) => feature.id === match[2]) ?? {});
     const box = url.searchParams.get('bbox')?.split(',').map(Number);
-    const inBox = (feature: (typeof points)[number]) => {
+    const inBox = (feature: Feature) => {
       if (box === undefined) return true;
       const flat = JSON.stringify(feature.geometry.coordinates).match(/-?[\d.]+/g)?.map(Number) ?? [];
       const lons = flat.filter((_, index) => index % 2 === 0);
