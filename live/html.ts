@@ -272,10 +272,17 @@ function findingHtml(finding: Finding): string {
   return `<li><span class="badge" data-meaning="${meaning}">${escapeHtml(finding.severity)}</span> <span class="place">${escapeHtml(place)}</span> <code>${escapeHtml(finding.path)}</code> <span class="message">${escapeHtml(finding.message)}</span></li>`;
 }
 
+/** Spectral's own rules, which the official ADR linter keeps on beside its own (docs/rules/core-doc-openapi.md). */
+const SPECTRAL_RULE_EXPLANATION = {
+  why: 'The official ADR linter runs Spectral\'s OpenAPI rules too: what they find makes the description wrong or unclear for the tools and people that read it.',
+  fix: 'Change the description where the finding points, as its message says; Spectral\'s page of the rule explains it.',
+};
+
 function explanationBlock(code: string, description: string | undefined): string {
-  const explanation = RULE_EXPLANATIONS[code];
-  if (explanation !== undefined) return `<p class="why"><strong>Why it matters:</strong> ${explanationHtml(explanation.why)}</p><p class="fix"><strong>How to fix:</strong> ${explanationHtml(explanation.fix)}</p>`;
-  return description === undefined || description === '' ? '' : `<p class="why"><strong>What it checks:</strong> ${escapeHtml(description)}</p>`;
+  const what = description === undefined || description === '' ? '' : `<p class="what"><strong>What it checks:</strong> ${escapeHtml(description)}</p>`;
+  const explanation = RULE_EXPLANATIONS[code] ?? (rulePage(code) === undefined ? SPECTRAL_RULE_EXPLANATION : undefined);
+  if (explanation === undefined) return what;
+  return `${RULE_EXPLANATIONS[code] === undefined ? what : ''}<p class="why"><strong>Why it matters:</strong> ${explanationHtml(explanation.why)}</p><p class="fix"><strong>How to fix:</strong> ${explanationHtml(explanation.fix)}</p>`;
 }
 
 /** One line for a side without findings or a result: why it was not judged, or that it passed with nothing to show. */

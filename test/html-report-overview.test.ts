@@ -118,6 +118,12 @@ test('a failing API: "Not conformant" on top with counts; every failure in the s
     'other checks failed': 2,
   });
   await expect(page.locator('#overall .sentence').textContent()).resolves.toContain('2 other checks failed: /core/http-response-code, oas3-valid-schema-example');
+  // Every rule says why it matters and how to fix it, Spectral's own rules too.
+  for (const { code } of lines) {
+    const section = page.locator(`details[id="${code}"]`);
+    expect([code, await section.locator('.why').count(), await section.locator('.fix').count()]).toEqual([code, 1, 1]);
+  }
+  await expect(page.locator('details[id="oas3-valid-schema-example"] .why').textContent()).resolves.toMatch(/^Why it matters: The official ADR linter runs Spectral's OpenAPI rules too/);
   // A failing rule's section is open and says why it matters and how to fix it.
   const section = page.locator('details[id="/core/http-response-code"]');
   expect(await section.getAttribute('open')).toBe('');
