@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { resolve as resolvePath } from 'node:path';
 import { asArray, asObject, isObject, type JsonObject } from '../lib/json.js';
 import { isUnderBase } from '../lib/url-scope.js';
-import { HttpClient, type ClientOptions, type Exchange } from './http.js';
+import { describeError, HttpClient, type ClientOptions, type Exchange } from './http.js';
 import { concreteGetPaths, createContext, oncePerRun, type CheckContext, type CheckOptions, type LiveCheck } from './context.js';
 import { LIVE_CHECKS } from './registry.js';
 import { geoTarget } from './geo/discover.js';
@@ -290,10 +290,15 @@ function sameOriginFetcher(client: HttpClient, descriptionUrl: string): Referenc
   };
 }
 
-/** A base URL the address policy refuses is not checked at all: not one connection is made. */
+/**
+ * A base URL the address policy refuses is not checked at all: not one connection is made. Under a
+ * policy a host that does not resolve ends the run here too, so that nothing later (the TLS
+ * prober's sockets) could reach the name by another way than the checked address.
+ */
 async function refuseBaseUrl(client: HttpClient, baseUrl: string): Promise<void> {
-  const refusal = await client.resolver.resolve(new URL(baseUrl).hostname).then(() => undefined, (error: unknown) => (error instanceof AddressRefusedError ? error.message : undefined));
-  if (refusal !== undefined) throw new TargetError(`${baseUrl} is not checked: ${refusal}`);
+  const failure = await client.resolver.resolve(new URL(baseUrl).hostname).then(() => undefined, (error: Error) => error);
+  if (failure instanceof AddressRefusedError) throw new TargetError(`${baseUrl} is not checked: ${failure.message}`);
+  if (failure !== undefined && client.options.addressPolicy?.allowsAll === false) throw new TargetError(`cannot reach ${baseUrl}/openapi.json: ${describeError(failure)}`);
 }
 
 /** Nothing listens there: no report can say anything useful. A server that misbehaves gets a report. */
