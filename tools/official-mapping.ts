@@ -102,6 +102,7 @@ export const REASONS = {
   trailingSlashRegex: { id: 'trailing-slash-regex', title: "nlgov:paths-no-trailing-slash never fires (regex '.+ \\/$'); path-keys-no-trailing-slash does" },
   propertyCasingScope: { id: 'property-casing-scope', title: 'official nlgov:property-casing only looks at _links keys; SPEC.md: all properties lowerCamelCase' },
   notInSpec: { id: 'not-in-spec', title: 'official rule from an ADR 2.1 module that SPEC.md does not contain' },
+  pathRepeatsServerVersion: { id: 'path-repeats-server-version', title: 'the official linter does not join path keys to the server URL; /v1/... under .../api/v1 is served at /api/v1/v1/...' },
   severityFollowsSpec: { id: 'severity-follows-spec', title: 'severity follows the words of SPEC.md and RULES.md (SHOULD -> warn)' },
 } as const satisfies Record<string, DifferenceReason>;
 
@@ -136,6 +137,8 @@ export const EXPLAINED_DIFFERENCES: readonly ExplainedDifference[] = [
   { kind: 'ours-only', code: 'nlgov:oauth-flows', reason: REASONS.oauthProfile },
   { kind: 'ours-only', code: 'nlgov:oauth-scopes', reason: REASONS.oauthProfile },
   { kind: 'ours-only', code: 'nlgov:property-names-camel-case', reason: REASONS.propertyCasingScope },
+  // The case tests kebab-case beside a version segment; its server URL carries /v1 already.
+  { kind: 'ours-only', code: '/core/uri-version', case: 'paths-kebab-slashes', path: 'paths./v1/met-versie-nummer', reason: REASONS.pathRepeatsServerVersion },
   { kind: 'severity', code: 'info-contact', reason: REASONS.severityFollowsSpec },
   { kind: 'severity', code: 'nlgov:info-contact-fields-exist', reason: REASONS.severityFollowsSpec },
   { kind: 'severity', code: 'nlgov:use-problem-schema', reason: REASONS.severityFollowsSpec },
