@@ -346,7 +346,8 @@ ${MEANING_STYLE}
 details.rule[data-meaning]{background:#fff;color:#1a1a1a}
 @media (max-width:40rem){body{margin:.75rem auto;padding:0 .6rem;font-size:14px}
 th,td{padding:.25rem .3rem}.verdict{width:auto;font-size:.85em}.headline{font-size:1.35rem}}
-@media print{body{margin:0;max-width:none;font-size:10.5pt}
+@page{size:A4;margin:14mm 12mm}
+@media print{body{margin:0;padding:0;max-width:none;font-size:10.5pt}
 details.rule::details-content{content-visibility:visible;display:block}
 details.rule>summary{list-style:none}
 tr,li,p,pre,.count,.headline,details.rule>summary{break-inside:avoid}h2,h3,h4,caption{break-after:avoid}

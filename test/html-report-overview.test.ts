@@ -226,8 +226,9 @@ test('printed, every section is shown whole and no table is wider than the paper
     const pdf = await page.pdf({ format: 'A4', printBackground: true });
     expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
     expect((pdf.toString('latin1').match(/\/Type\s*\/Page\b/g) ?? []).length).toBeGreaterThan(1);
-    // A4 at 96 px per inch, as page.pdf lays it out (no margins).
-    await page.setViewportSize({ width: 794, height: 1123 });
+    expect(pdf.toString('latin1')).toMatch(/\/MediaBox \[0 0 595\.\d+ 842\.\d+\]/);
+    // A4 within the report's page margins (12 mm each side), at 96 px per inch, as Chromium prints it.
+    await page.setViewportSize({ width: 703, height: 1016 });
     const hiddenIn = () => page.locator('details').evaluateAll((sections) => sections.flatMap((section) => [...section.querySelectorAll(':scope > :not(summary)')]
       .filter((child) => !child.checkVisibility())
       .map((child) => `${section.id}: ${child.className || child.tagName}`)));
