@@ -55,17 +55,17 @@ test('the README starts with the two commands that work on a fresh machine', () 
   const readme = readFileSync(join(root, 'README.md'), 'utf8');
   const commands = [...readme.matchAll(/```sh\n(.+)\n```/g)].map((match) => match[1]);
   expect(commands.slice(0, 2)).toEqual([
-    'npm ci && npx spectral lint examples/monumenten-api.yaml',
-    'tools/system-packages.sh && npm ci && npm test',
+    'npm ci && npm run build && npx spectral lint examples/monumenten-api.yaml',
+    'tools/system-packages.sh && npm ci && npm run build && npm test',
   ]);
 });
 
-test('.ci/run runs the README test command: its three steps, in order', () => {
+test('.ci/run runs the README test command: its four steps, in order', () => {
   const commandLines = readFileSync(join(root, '.ci', 'run'), 'utf8')
     .split('\n')
     .filter((line) => !line.trimStart().startsWith('#'));
   const lineOf = (step: string) => commandLines.findIndex((line) => line.includes(step));
-  const steps = ['tools/system-packages.sh', 'npm ci', 'npm test'].map(lineOf);
+  const steps = ['tools/system-packages.sh', 'npm ci', 'npm run build', 'npm test'].map(lineOf);
   expect(steps.every((line) => line >= 0)).toBe(true);
   expect([...steps].sort((a, b) => a - b)).toEqual(steps);
 });
