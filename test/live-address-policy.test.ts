@@ -1,10 +1,14 @@
 import { once } from 'node:events';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import net, { type AddressInfo } from 'node:net';
 import { adrCheck, expectBounded, jsonReport, type JsonReport } from './support/adr-check-process.js';
 import { startDnsServer, type DnsServer } from './support/dns-server.js';
 import { description, servingDescription, startHostile, type HostileServer } from './support/hostile-servers.js';
 import { oauthApi } from './support/hostile-output.js';
 import { offOriginNextServer } from './support/hostile-run.js';
+import { startReferenceApi } from '../examples/reference-api/server.js';
 
 /**
  * Issue 25, "Safe on the internet": adr-check --public-only, as a child process, against servers on
@@ -141,6 +145,26 @@ describe('DNS: a name is resolved once, checked, and only that address is connec
     expect(rebound.connections).toBeGreaterThan(0);
   }, 40000);
 });
+
+test('https with a rebinding DNS answer: the TLS prober\'s sockets, like every request, go to the admitted address only', async () => {
+  const api = await startReferenceApi({});
+  closers.push(() => api.close());
+  const port = Number(new URL(api.origin).port);
+  const rebound = await kept(startCounter('127.0.0.2', port));
+  // The reference API's certificate names localhost: asked of this DNS server, it answers 127.0.0.1 first, 127.0.0.2 next.
+  const dns = await kept(startDnsServer({ localhost: ['127.0.0.1', '127.0.0.2'] }));
+  const folder = mkdtempSync(join(tmpdir(), 'adr-check-address-policy-'));
+  writeFileSync(join(folder, 'ca.pem'), api.caPem);
+  const outcome = await adrCheck(`https://localhost:${port}/v1`, ['--format', 'json', '--ca', join(folder, 'ca.pem'), '--dns-server', dns.address, '--tls-deadline', '4', ...PUBLIC_ONLY], { deadline: 15 });
+  rmSync(folder, { recursive: true, force: true });
+  expectBounded(outcome, 15);
+  expect(dns.questions.filter((question) => question === 'A localhost')).toHaveLength(1);
+  expect(rebound.connections).toBe(0);
+  // The prober did connect (to 127.0.0.1): its enumeration is in the report.
+  const tls = result(jsonReport(outcome), '/core/transport/tls');
+  expect(tls?.verdict).toBe('pass');
+  expect(tls?.summary).toMatch(/^TLSv1\.3 with a valid certificate; .*\(enumerated over TLSv1\.3, TLSv1\.2; \d+ connections in \d+ ms\)$/);
+}, 60000);
 
 describe('links and redirects a server gives do not lead to a refused address', () => {
   test('a redirect to a refused address is never followed: not one connection there', async () => {
