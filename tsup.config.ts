@@ -1,3 +1,4 @@
+import { cpSync } from 'node:fs';
 import { defineConfig, type Options } from 'tsup';
 
 const DEPENDENCIES = [/^@stoplight\//, 'semver', /^ajv/, 'yaml', 'selfsigned', 'proj4', 'jose', 'fastify', /^@fastify\//, 'better-sqlite3'];
@@ -53,6 +54,11 @@ const cli: Options = {
   clean: false,
   splitting: false,
   external: DEPENDENCIES,
+  // adr-check serve reads its page assets and OpenAPI description beside the bundle (web/server.ts asset()).
+  onSuccess: async () => {
+    cpSync('web/static', 'dist/static', { recursive: true });
+    cpSync('web/openapi.json', 'dist/openapi.json');
+  },
 };
 
 /**
