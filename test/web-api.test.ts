@@ -1,7 +1,10 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import net from 'node:net';
 import { join } from 'node:path';
 import { startDnsServer } from './support/dns-server.js';
+import { serveOptions } from '../web/options.js';
+import { startWebChecker } from '../web/server.js';
 import { startSilentServer, startWebLab, waitForCheck, type WebLab } from './support/web-checker.js';
 
 /**
@@ -164,3 +167,28 @@ test('a name that resolves to an allowed address at submission and to a refused 
     refusedServer.close();
   }
 }, 60000);
+
+test('the rate limit per client: the third submission in a minute is 429 with Retry-After; an upload over --max-upload is 413', async () => {
+  const folder = mkdtempSync(join(tmpdir(), 'adr-check-web-rate-'));
+  const limited = await startWebChecker(serveOptions({ port: 0, dataDir: folder, ratePerMinute: 2, maxUploadBytes: 1000 }));
+  try {
+    const form = () => {
+      const body = new FormData();
+      body.append('file', new Blob(['x'.repeat(1001)], { type: 'application/yaml' }), 'openapi.yaml');
+      return fetch(`${limited.origin}/checks`, { method: 'POST', body, headers: { accept: 'text/html' } });
+    };
+    const tooLarge = await form();
+    expect(tooLarge.status).toBe(413);
+    expect(await tooLarge.text()).toContain('The description is larger than 1000 bytes, the limit of this web checker.');
+    const second = await fetch(`${limited.origin}/api/v1/checks`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"url":"http://10.0.0.1/v1"}' });
+    expect(second.status).toBe(422);
+    const third = await fetch(`${limited.origin}/api/v1/checks`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"url":"http://10.0.0.1/v1"}' });
+    expect(third.status).toBe(429);
+    expect(Number(third.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(third.headers.get('content-type')).toBe('application/problem+json; charset=utf-8');
+    expect((await third.json() as { title: string }).title).toBe('Too many checks');
+  } finally {
+    await limited.close();
+    rmSync(folder, { recursive: true, force: true });
+  }
+});

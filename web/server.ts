@@ -17,12 +17,11 @@ import { SqliteStore, type CheckRecord, type Store } from './store.js';
 import { targetRefusal, webAddressPolicy } from './target-policy.js';
 import { webTlsOptions } from './tls.js';
 
-/** web/static and web/openapi.json: beside this file in the source, one level up from dist/ in the package. */
+/** web/static and web/openapi.json: beside this file in the source, beside the bundle in dist/ (tsup.config.ts copies them). */
 function asset(name: string): Buffer {
-  const candidates = [new URL(name, import.meta.url), new URL(`../web/${name}`, import.meta.url)];
-  const found = candidates.find((candidate) => existsSync(fileURLToPath(candidate)));
-  if (found === undefined) throw new Error(`the web checker's ${name} is missing from the installation`);
-  return readFileSync(found);
+  const file = fileURLToPath(new URL(name, import.meta.url));
+  if (!existsSync(file)) throw new Error(`the web checker's ${name} is missing from the installation (${file})`);
+  return readFileSync(file);
 }
 
 const OPENAPI = asset('openapi.json');
@@ -118,7 +117,7 @@ async function buildApp(options: ServeOptions, store: Store, queue: CheckQueue, 
   const served = new Map<string, Set<HTTPMethods>>();
   const route = (method: HTTPMethods, url: string, handler: (request: FastifyRequest, reply: FastifyReply) => unknown, limited = false) => {
     served.set(url, new Set([...(served.get(url) ?? []), method, ...(method === 'GET' ? ['HEAD' as const] : [])]));
-    app.route({ method, url, handler: handler as never, ...(limited ? { config: { rateLimit: { max: options.ratePerMinute, timeWindow: 60_000 } } } : {}) });
+    app.route({ method, url, handler: handler as never, ...(limited ? { onRequest: submissionLimit() } : {}) });
   };
 
   await app.register(formbody, { bodyLimit: options.maxUploadBytes * 3 + 4096 });
@@ -127,6 +126,10 @@ async function buildApp(options: ServeOptions, store: Store, queue: CheckQueue, 
     global: false,
     errorResponseBuilder: (_request, context) => new HttpProblem(429, 'Too many checks', `more than ${context.max} submissions a minute from this client. Try again in ${Math.ceil(context.ttl / 1000)} seconds`, 'rate-limit', { 'retry-after': String(Math.ceil(context.ttl / 1000)) }),
   });
+
+  // One budget per client for every way to submit (form, API, batch, check again): a route's own limit would count each apart.
+  let sharedLimit: ReturnType<FastifyInstance['rateLimit']> | undefined;
+  const submissionLimit = () => (sharedLimit ??= app.rateLimit({ max: options.ratePerMinute, timeWindow: 60_000 }));
 
   app.addHook('onSend', async (request, reply, payload) => {
     reply.header('cache-control', 'no-store');
@@ -166,8 +169,8 @@ async function buildApp(options: ServeOptions, store: Store, queue: CheckQueue, 
       return reply.type('application/problem+json').send({ type: `${PROBLEM_BASE}${problem.type}`, title: problem.title, status: problem.status, detail: problem.detail });
     }
     const lang = langOf(request);
-    const key = problem.status === 404 ? 'notFound' : problem.status === 429 ? 'tooMany' : undefined;
-    return reply.type('text/html; charset=utf-8').send(messagePage(lang, '/', 'errorTitle', key === undefined ? problem.detail : word(lang, key)));
+    const text = problem.status === 404 ? word(lang, 'notFound') : problem.status === 429 ? word(lang, 'tooMany') : problem.status === 413 ? word(lang, 'tooLarge', { bytes: options.maxUploadBytes }) : problem.detail;
+    return reply.type('text/html; charset=utf-8').send(messagePage(lang, '/', 'errorTitle', text));
   }
 
   /** Refused, full, or queued: the one way a check enters, for the page, the API and a batch. */
