@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { HAS_SCHEME } from './finding-location.js';
 import { printable } from './redaction.js';
 
@@ -72,13 +73,23 @@ export function annotations(log: SarifLog): string[] {
         ...(result.ruleId === undefined ? [] : [`title=${commandProperty(result.ruleId)}`]),
         ...(inWorkspace ? [`file=${commandProperty(decodeUri(uri))}`, ...(line === undefined ? [] : [`line=${line}`])] : []),
       ];
-      const place = uri !== undefined && !inWorkspace ? `%0A${commandData(line === undefined ? uri : `${uri}:${line}`)}` : '';
+      const shown = uri === undefined ? undefined : uri.startsWith('file:') ? filePath(uri) : uri;
+      const place = shown !== undefined && !inWorkspace ? `%0A${commandData(line === undefined ? shown : `${shown}:${line}`)}` : '';
       const helpUri = result.ruleId === undefined ? undefined : helpUris.get(result.ruleId);
       const documentation = helpUri === undefined ? '' : `%0ADocumentation: ${commandData(helpUri)}`;
       const head = properties.length === 0 ? '' : ` ${properties.join(',')}`;
       return `::${COMMANDS[result.level ?? 'warning']}${head}::${commandData(result.message.text ?? '')}${place}${documentation}`;
     });
   });
+}
+
+/** A file:// URL as the path a person knows; one that is no path stays as it is. */
+function filePath(uri: string): string {
+  try {
+    return fileURLToPath(uri);
+  } catch {
+    return uri;
+  }
 }
 
 /** A relative reference back to the path it names; one that does not decode stays as it is. */

@@ -105,6 +105,24 @@ describe('adr-check --static api/v1/openapi.yaml', () => {
   }, TIMEOUT);
 });
 
+test('a description outside the working directory: a file:// URI in SARIF, its path and line in the annotation\'s message', async () => {
+  const elsewhere = mkdtempSync(join(tmpdir(), 'adr-check-elsewhere-'));
+  try {
+    const text = stringify({ ...conformantDocument(), info: { ...conformantDocument().info, version: '1.0' } });
+    const file = join(elsewhere, 'open api.yaml');
+    writeFileSync(file, text);
+    const semverLine = lineOf(text, 'version: "1.0"');
+    const sarif = await adrCheckIn(repository, ['--static', file, '--format', 'sarif']);
+    const log = JSON.parse(sarif.stdout) as { runs: Array<{ results: Array<{ ruleId: string; locations: Array<{ physicalLocation: unknown }> }> }> };
+    expect(sarifErrors(log)).toEqual([]);
+    expect(log.runs[0]?.results.map((result) => [result.ruleId, result.locations[0]?.physicalLocation])).toEqual([['/core/semver', { artifactLocation: { uri: `file://${elsewhere}/open%20api.yaml` }, region: { startLine: semverLine } }]]);
+    const annotations = await adrCheckIn(repository, ['--static', file, '--format', 'github-actions']);
+    expect(annotations.stdout.split('\n')[1]).toBe(`::error title=/core/semver::${SEMVER_MESSAGE}%0A${file}:${semverLine}%0ADocumentation: ${documentationUrl('/core/semver')}`);
+  } finally {
+    rmSync(elsewhere, { recursive: true, force: true });
+  }
+}, 2 * TIMEOUT);
+
 describe('a live run: the findings are in the description fetched from the URL', () => {
   const served = conformantDocument();
   served.info.version = '1.0';
