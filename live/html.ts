@@ -278,28 +278,29 @@ const SPECTRAL_RULE_EXPLANATION = {
   fix: 'Change the description where the finding points, as its message says; Spectral\'s page of the rule explains it.',
 };
 
-function explanationBlock(code: string, description: string | undefined): string {
-  const what = description === undefined || description === '' ? '' : `<p class="what"><strong>What it checks:</strong> ${escapeHtml(description)}</p>`;
+/** The rule's one-line description is its title already (a Spectral rule's own); the explanation follows it. */
+function explanationBlock(code: string): string {
   const explanation = RULE_EXPLANATIONS[code] ?? (rulePage(code) === undefined ? SPECTRAL_RULE_EXPLANATION : undefined);
-  if (explanation === undefined) return what;
-  return `${RULE_EXPLANATIONS[code] === undefined ? what : ''}<p class="why"><strong>Why it matters:</strong> ${explanationHtml(explanation.why)}</p><p class="fix"><strong>How to fix:</strong> ${explanationHtml(explanation.fix)}</p>`;
+  if (explanation === undefined) return '';
+  return `<p class="why"><strong>Why it matters:</strong> ${explanationHtml(explanation.why)}</p><p class="fix"><strong>How to fix:</strong> ${explanationHtml(explanation.fix)}</p>`;
 }
 
 /** One line for a side without findings or a result: why it was not judged, or that it passed with nothing to show. */
-function sideLine(name: string, side: Side, passed: string): string {
+function sideLine(name: string, side: Side, passed: string, notRun: string): string {
   if (side.label === '—') return '';
-  const reason = side.why ?? (side.meaning === 'pass' ? passed : side.label === 'not run' ? 'the check did not run here (the notes above say why)' : '');
+  const reason = side.why ?? (side.meaning === 'pass' ? passed : side.label === 'not run' ? notRun : '');
   return `<p>${name}: ${badge(side)}${reason === '' ? '' : ` ${escapeHtml(reason)}.`}</p>`;
 }
 
 function ruleSection(report: Report, row: SummaryRow): string {
   const { result, findings } = row;
-  const live = result === undefined ? sideLine('Live', row.live, '') : `<h3>Live: ${badge(row.live)}</h3><p>${escapeHtml(result.summary)}</p>${result.details.length === 0 ? '' : `<ul>${result.details.map((detail) => `<li>${escapeHtml(detail)}</li>`).join('')}</ul>`}${result.evidence.length === 0 ? '' : `<h4>Evidence</h4><ul class="evidence">${result.evidence.map(evidenceHtml).join('')}</ul>`}${(result.tables ?? []).map(tableHtml).join('')}`;
-  const statics = findings.length > 0 ? `<h3>Static findings: ${badge(row.statics)}</h3><ul class="findings">${findings.map(findingHtml).join('')}</ul>` : sideLine('Static', row.statics, 'no finding in the description');
+  const notRun = report.results.length === 0 ? 'no live check ran' : 'the check did not run here (the notes above say why)';
+  const live = result === undefined ? sideLine('Live', row.live, '', notRun) : `<h3>Live: ${badge(row.live)}</h3><p>${escapeHtml(result.summary)}</p>${result.details.length === 0 ? '' : `<ul>${result.details.map((detail) => `<li>${escapeHtml(detail)}</li>`).join('')}</ul>`}${result.evidence.length === 0 ? '' : `<h4>Evidence</h4><ul class="evidence">${result.evidence.map(evidenceHtml).join('')}</ul>`}${(result.tables ?? []).map(tableHtml).join('')}`;
+  const statics = findings.length > 0 ? `<h3>Static findings: ${badge(row.statics)}</h3><ul class="findings">${findings.map(findingHtml).join('')}</ul>` : sideLine('Static', row.statics, 'no finding in the description', 'the static lint did not run');
   const links = ruleLinks(row.code, result, report.tool.version).map((link) => `<a href="${escapeHtml(link.href)}">${escapeHtml(link.label)}</a>`).join(' · ');
   const open = row.verdict === 'pass' || row.verdict === 'neutral' || row.verdict === 'note' ? '' : ' open';
   return `<details id="${escapeHtml(row.code)}" class="rule" data-meaning="${row.verdict}"${open}><summary><span class="badge" data-meaning="${row.verdict}">${MEANING_LABEL[row.verdict]}</span> <code>${escapeHtml(row.code)}</code> ${escapeHtml(row.title)}</summary>
-${explanationBlock(row.code, report.lint.descriptions?.[row.code])}${links === '' ? '' : `<p class="links">${links}</p>`}${live}${statics}</details>`;
+${explanationBlock(row.code)}${links === '' ? '' : `<p class="links">${links}</p>`}${live}${statics}</details>`;
 }
 
 /** Background and text of each meaning: text contrast at least 4.5:1 (WCAG AA) on its background. */
