@@ -71,7 +71,7 @@ beforeAll(async () => {
   } finally {
     await api.close();
   }
-}, 120000);
+}, 240000);
 
 afterAll(async () => {
   await browser?.close();
