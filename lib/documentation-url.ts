@@ -41,9 +41,14 @@ export function liveCheckPath(code: string): string | undefined {
   return undefined;
 }
 
-/** A repository path (`docs/rules/core-semver.md`, `README.md#section`) as its rendered page at the tag `v<version>`. */
+/**
+ * A repository path (`docs/rules/core-semver.md`, `README.md#section`) as its rendered page at the
+ * tag `v<version>`; a version that names no tag (adr-check's `unknown` when its package.json cannot
+ * be read) links to the tag of the version this was built as.
+ */
 export function repositoryPageUrl(path: string, version: string = PACKAGE_VERSION): string {
-  return `${REPOSITORY_URL}/blob/v${version}/${path}`;
+  const tag = /^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$/.test(version) ? version : PACKAGE_VERSION;
+  return `${REPOSITORY_URL}/blob/v${tag}/${path}`;
 }
 
 /** The rendered page for a rule of this package, at the tag of `version`. */

@@ -52,6 +52,10 @@ describe('documentation links', () => {
   test("name the repository of package.json at the tag of package.json's version", () => {
     expect([REPOSITORY_URL, PACKAGE_VERSION]).toEqual([manifest.repository.url.replace(/^git\+/, '').replace(/\.git$/, ''), manifest.version]);
     expect(documentationUrl('/core/semver')).toBe(`https://github.com/nlgov-adr/nlgov-adr/blob/v${manifest.version}/docs/rules/core-semver.md`);
+    expect([documentationUrl('/core/transport/cors', '1.2.0-rc.1'), repositoryPageUrl('README.md', 'unknown')]).toEqual([
+      'https://github.com/nlgov-adr/nlgov-adr/blob/v1.2.0-rc.1/README.md#live-checker-adr-check',
+      `https://github.com/nlgov-adr/nlgov-adr/blob/v${manifest.version}/README.md`,
+    ]);
   });
 
   test('every rule of the ruleset links to a page that exists', () => {
