@@ -1,4 +1,5 @@
 import { adrCheck, jsonReport, type JsonReport } from '../support/adr-check-process.js';
+import { debianNginxTls, plainHttpTls } from '../support/lab/common-expectations.js';
 import { startAppBehindNginx, startAppDirect, type Framework, type LabApp } from '../support/lab/apps.js';
 import { expectVerdict, titled, type Expectation } from '../support/lab/verdicts.js';
 
@@ -90,21 +91,7 @@ export function frameworkExpectations(framework: Framework, mode: Mode): Expecta
       // Issue 22, messages: an API that sends no CORS headers on its resources does not "follow an allowlist".
       absent: [/allowlist/],
     },
-    behindNginx
-      ? {
-        code: '/core/transport/tls', verdict: 'fail',
-        spec: '"Supporting protocols, ciphers or key sizes classed as insufficient fails the check." (TLS-GUIDELINES.md: *_CBC_SHA, *_CCM_8, ffdhe2048: Insufficient)',
-        why: "Debian's nginx TLS defaults offer CBC-SHA1 and CCM_8 suites and ffdhe2048.",
-        details: [/^Insufficient: cipher suite TLS_ECDHE_ECDSA_WITH_AES_256_CBC_SHA \(0xc00a\)$/, /^Insufficient: key exchange group ffdhe2048$/],
-        // Issue 22, messages: the accepted protocols are not listed as if they were the insufficient items.
-        absent: [/insufficient \(TLSv1\.3/],
-      }
-      : {
-        code: '/core/transport/tls', verdict: 'fail',
-        spec: '"All information is exchanged over TLS, everywhere and always."',
-        why: 'The framework serves plain HTTP.',
-        details: [/served over http, not https/],
-      },
+    behindNginx ? debianNginxTls(/^Insufficient: cipher suite TLS_ECDHE_ECDSA_WITH_AES_256_CBC_SHA \(0xc00a\)$/) : plainHttpTls('The framework'),
   ];
 }
 

@@ -1,4 +1,5 @@
 import { adrCheck, jsonReport, type JsonReport } from '../support/adr-check-process.js';
+import { debianNginxTls } from '../support/lab/common-expectations.js';
 import { startMapServer, type LabMapServer } from '../support/lab/mapserver.js';
 import { expectVerdict, titled, type Expectation } from '../support/lab/verdicts.js';
 
@@ -69,14 +70,7 @@ export const MAPSERVER_EXPECTATIONS: readonly Expectation[] = [
     why: 'MapServer answers an unknown path 404 with application/json and an unservable Accept with 400: both SHOULD-level.',
     details: [/the 404 has Content-Type: application\/json, expected application\/problem\+json/, /Accept: application\/x-adr-check-unservable gives 400, expected 406/],
   },
-  {
-    code: '/core/transport/tls', verdict: 'fail',
-    spec: '"Supporting protocols, ciphers or key sizes classed as insufficient fails the check." (TLS-GUIDELINES.md: every *_CBC_SHA and *_CCM_8 suite, ffdhe2048: Insufficient)',
-    why: "Debian's nginx TLS defaults (ssl_protocols of /etc/nginx/nginx.conf, OpenSSL's cipher list) offer CBC-SHA1 and CCM_8 suites and ffdhe2048.",
-    details: [/^Insufficient: cipher suite TLS_ECDHE_ECDSA_WITH_AES_128_CBC_SHA \(0xc009\)$/, /^Insufficient: key exchange group ffdhe2048$/],
-    // Issue 22, messages: the accepted protocols are not listed as if they were the insufficient items.
-    absent: [/insufficient \(TLSv1\.3/],
-  },
+  debianNginxTls(/^Insufficient: cipher suite TLS_ECDHE_ECDSA_WITH_AES_128_CBC_SHA \(0xc009\)$/),
   {
     code: '/core/transport/security-headers', verdict: 'warn',
     spec: '"The following response headers SHOULD be in all API responses"',

@@ -14,7 +14,7 @@ export function documentedVerdicts(heading: string): string[] {
   if (start < 0) throw new Error(`docs/live/tested-implementations.md has no section "### ${heading}"`);
   const end = lines.findIndex((line, index) => index > start && /^#{2,3} /.test(line));
   return lines.slice(start + 1, end < 0 ? undefined : end).flatMap((line) => {
-    const row = /^\| (\/[a-z0-9/-]+) \| (pass|fail|warn|skip) \|/.exec(line);
+    const row = /^\| (\/[a-z0-9/-]+) \| (pass|fail|warn|skip|error) \|/.exec(line);
     return row === null ? [] : [`${row[1]}: ${row[2]}`];
   });
 }

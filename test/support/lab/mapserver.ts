@@ -1,8 +1,8 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { LAB_FIXTURES, makeGebouwenGeoPackage } from './fixtures.js';
 import { startLabNginx, stopChild, waitForListener } from './nginx.js';
 import { issueLabPki } from './tls.js';
 
@@ -28,14 +28,7 @@ export interface LabMapServer {
   close(): Promise<void>;
 }
 
-const FIXTURES = fileURLToPath(new URL('../../fixtures/lab/', import.meta.url));
 export const MAPSERV = '/usr/lib/cgi-bin/mapserv';
-
-function run(command: string, args: string[], why: string): void {
-  const result = spawnSync(command, args, { encoding: 'utf8' });
-  if (result.error !== undefined) throw new Error(`${command} not found: ${why} (tools/system-packages.sh installs it): ${result.error.message}`);
-  if (result.status !== 0) throw new Error(`${command} failed: ${result.stderr}`);
-}
 
 export async function startMapServer(variant: MapServerVariant): Promise<LabMapServer> {
   const prefix = mkdtempSync(join(tmpdir(), 'adr-lab-mapserver-'));
@@ -46,7 +39,7 @@ export async function startMapServer(variant: MapServerVariant): Promise<LabMapS
     rmSync(prefix, { recursive: true, force: true });
   };
   try {
-    run('ogr2ogr', ['-f', 'GPKG', inPrefix('lab.gpkg'), join(FIXTURES, 'gebouwen.geojson'), '-nln', 'gebouwen', '-a_srs', 'EPSG:28992', '-lco', 'FID=fid'], 'gdal-bin makes the data set');
+    makeGebouwenGeoPackage(inPrefix('lab.gpkg'));
     const pki = issueLabPki(prefix);
     const socket = inPrefix('mapserv.sock');
     const openapiJson = variant === 'openapi-json' ? ['location = /lab/ogcapi/openapi.json { rewrite ^ /lab/ogcapi/api?f=json last; }'] : [];
@@ -56,7 +49,7 @@ export async function startMapServer(variant: MapServerVariant): Promise<LabMapS
     ]);
     closers.push(nginx.close);
     const baseUrl = `${nginx.origin}/lab/ogcapi`;
-    writeFileSync(inPrefix('lab.map'), readFileSync(join(FIXTURES, 'lab.map'), 'utf8').replaceAll('@DATA@', inPrefix('lab.gpkg')).replaceAll('@ONLINE_RESOURCE@', baseUrl));
+    writeFileSync(inPrefix('lab.map'), readFileSync(join(LAB_FIXTURES, 'lab.map'), 'utf8').replaceAll('@DATA@', inPrefix('lab.gpkg')).replaceAll('@ONLINE_RESOURCE@', baseUrl));
     writeFileSync(inPrefix('mapserver.conf'), ['CONFIG', '  ENV', `    MS_MAP_PATTERN "^${prefix}/"`, '  END', '  MAPS', `    lab "${inPrefix('lab.map')}"`, '  END', 'END', ''].join('\n'));
     // -n: spawn-fcgi execs mapserv in the foreground, so the child is mapserv itself.
     const mapserv = spawn('spawn-fcgi', ['-n', '-s', socket, '--', MAPSERV], { env: { ...process.env, MAPSERVER_CONFIG_FILE: inPrefix('mapserver.conf') }, stdio: ['ignore', 'ignore', 'pipe'] });

@@ -5,7 +5,8 @@ import type { JsonReport } from '../adr-check-process.js';
  * the SPEC sentence it rests on and, where the implementation breaks a rule, which and why. The
  * tests assert them and docs/live/tested-implementations.md ("Core and geospatial") shows the same tables.
  */
-export type Verdict = 'pass' | 'fail' | 'warn' | 'skip';
+/** A report's verdicts: 'error' is "not judged" (no answer, or a step that could not be taken). */
+export type Verdict = 'pass' | 'fail' | 'warn' | 'skip' | 'error';
 
 export interface Expectation {
   code: string;
