@@ -13,7 +13,7 @@ export type OgcSchemaRead =
   | { kind: 'not-packaged'; message: string }
   | { kind: 'other' };
 
-/** The text of the packaged copy a schemas.opengis.net URL names (lib/ogc-schemas.ts), read once. */
+/** The text of the packaged copy an OGC schema URL names (schemas.opengis.net, the OGC's repositories on raw.githubusercontent.com; lib/ogc-schemas.ts), read once. */
 export function readOgcSchema(url: string): OgcSchemaRead {
   const lookup = ogcSchemaLookup(url);
   if (lookup.kind !== 'packaged') return lookup;
