@@ -7,9 +7,10 @@ import { concreteGetPaths, createContext, oncePerRun, type CheckContext, type Ch
 import { LIVE_CHECKS } from './registry.js';
 import { geoTarget } from './geo/discover.js';
 import { lintInWorker, type LintOutcome, type ReferenceFetcher } from './lint/run-lint.js';
-import { describeAnswer, type CheckResult, type Report } from './report.js';
+import type { CheckResult, Report } from './report.js';
 import { packageVersion } from './version.js';
 import { AddressRefusedError } from './address-policy.js';
+import { noteUnreadServiceDesc, otherOriginReason, shownUrl, unreadServiceDescs, whatWasServed } from './service-desc.js';
 
 export interface RunOptions {
   client: Omit<ClientOptions, 'deadline'> & { deadlineMs: number };
@@ -136,8 +137,8 @@ export async function runStatic(file: string, options: { deadlineMs: number; lin
  * without a /v<major> segment is most often the host's root, with the API one level down.
  */
 async function missingDescriptionNotices(context: CheckContext, described: Exchange): Promise<string[]> {
-  const found = described.status === undefined ? `no answer (${described.error ?? 'unknown'})` : `${describeAnswer(described)}${described.headers['content-type'] === undefined ? '' : ` ${described.headers['content-type']}`}`;
-  const notices = [`/openapi.json is not an OpenAPI description (${found}): it is not linted and no check judges the API against it`];
+  const notices = [`/openapi.json is not an OpenAPI description (${whatWasServed(described)}): it is not linted and no check judges the API against it`];
+  for (const link of unreadServiceDescs(context)) notices.push(`the landing page links a description at ${shownUrl(link.href)} (rel=service-desc), not read: ${link.reason}`);
   const basePath = new URL(context.baseUrl).pathname.replace(/\/+$/, '');
   if (/\/v\d+(\/|$)/.test(basePath)) return notices;
   const root = await context.get('');
@@ -191,11 +192,16 @@ async function serviceDescription(context: CheckContext): Promise<Exchange | und
     try {
       url = new URL(String(link.href), `${context.baseUrl}/`);
     } catch {
+      noteUnreadServiceDesc(context, { href: String(link.href), reason: 'not a URL' });
       continue;
     }
-    if (url.origin !== new URL(context.baseUrl).origin) continue;
+    if (url.origin !== new URL(context.baseUrl).origin) {
+      noteUnreadServiceDesc(context, { href: url.href, reason: otherOriginReason(context.baseUrl, url) });
+      continue;
+    }
     const answer = await context.send({ method: 'GET', url: url.href, anonymous: true, keepBody: true, headers: { accept: 'application/vnd.oai.openapi+json, application/json' } });
     if (openApiDescription(answer) !== undefined) return answer;
+    noteUnreadServiceDesc(context, { href: url.href, reason: `it is not an OpenAPI description (${whatWasServed(answer)})` });
   }
   return undefined;
 }

@@ -23,9 +23,17 @@ export const geoCrsList: LiveCheck = {
     const shown = problems.length > MAX_PROBLEMS ? [...problems.slice(0, MAX_PROBLEMS), `… and ${problems.length - MAX_PROBLEMS} more problems of the same kinds`] : problems;
     if (problems.length > 0) return { code: this.code, verdict: 'fail', summary: `the CRS list of ${where} is not as the geospatial module requires`, details: [...shown, ...target.leftOut], evidence: [evidenceOf(target.list, ['Content-Type'])] };
     const counted = target.style === 'ogc' ? `${count(target.collections.length, 'collection')}, ${target.globalCrs.length} CRSs` : `${target.globalCrs.length} CRSs`;
-    return { code: this.code, verdict: 'pass', summary: `${where} lists CRS URIs (${counted}), CRS84 in every list${target.style === 'ogc' ? ', each storageCrs listed' : ''}`, details: target.leftOut, evidence: [] };
+    return { code: this.code, verdict: 'pass', summary: `${where} lists CRS URIs (${counted}), CRS84 in every list${target.style === 'ogc' ? storageNote(target) : ''}`, details: target.leftOut, evidence: [] };
   },
 };
+
+/** What a pass says of storageCrs: only what the collections give (a collection without one has nothing to list). */
+function storageNote(target: GeoTarget): string {
+  const given = target.collections.filter((collection) => collection.storageCrs !== undefined).length;
+  if (given === 0) return '; no collection gives a storageCrs';
+  if (given === target.collections.length) return ', each storageCrs listed';
+  return `, the storageCrs of the ${given} of ${target.collections.length} collections that give one listed`;
+}
 
 /** Problems named in the report; the rest is counted. */
 const MAX_PROBLEMS = 20;

@@ -52,10 +52,16 @@ function unknownPathProblems(unknown: Exchange): Problem[] {
   const problems: Problem[] = [];
   const contentType = unknown.headers['content-type'];
   if (unknown.status !== 404) problems.push({ text: `an unknown path gives ${describeAnswer(unknown)}, expected 404`, level: 'must' });
+  // Only an error response is held to the error media type: a 200 or a redirect is already wrong by its status.
+  if (!isErrorStatus(unknown.status)) return problems;
   if (contentType === undefined) problems.push({ text: `the ${unknown.status} lacks Content-Type, expected application/problem+json`, level: 'should' });
   else if (!/^application\/problem\+(json|xml)/i.test(contentType)) problems.push({ text: `the ${unknown.status} has Content-Type: ${contentType}, expected application/problem+json`, level: 'should' });
   if (INTERNAL_DETAIL.test(unknown.body)) problems.push({ text: 'the error body shows a stack trace or internal detail', level: 'must' });
   return problems;
+}
+
+function isErrorStatus(status: number | undefined): boolean {
+  return status !== undefined && status >= 400 && status < 600;
 }
 
 function notAcceptableProblem(exchange: Exchange): Problem | undefined {

@@ -23,7 +23,9 @@ export const versionHeader: LiveCheck = {
   code: '/core/version-header',
   async run(context: CheckContext): Promise<CheckResult> {
     const declared = asObject(context.description?.info).version;
-    const expected = typeof declared === 'string' ? declared : undefined;
+    // An empty info.version is no value to compare with (the static /core/semver reports it): each response is judged for a full version.
+    const expected = typeof declared === 'string' && declared.trim() !== '' ? declared : undefined;
+    const emptyDeclared = typeof declared === 'string' && expected === undefined;
     if (context.exchanges.length === 0) await context.get('');
     const answered = context.exchanges.filter((exchange) => exchange.status !== undefined);
     if (answered.length === 0) return { code: this.code, verdict: 'error', summary: 'not judged: no request got an answer', details: [], evidence: [] };
@@ -34,7 +36,7 @@ export const versionHeader: LiveCheck = {
     const wrong = new Map<string, Exchange>();
     for (const exchange of judged) if (versionProblem(exchange.headers['api-version'], expected) !== undefined && !wrong.has(requestKey(exchange))) wrong.set(requestKey(exchange), exchange);
     const requests = new Set(judged.map(requestKey)).size;
-    const wanted = expected === undefined ? 'API-Version with a full version' : `API-Version: ${expected}`;
+    const wanted = expected === undefined ? `API-Version with a full version${emptyDeclared ? ' (info.version is empty: nothing to compare with)' : ''}` : `API-Version: ${expected}`;
     if (wrong.size > 0) {
       const shown = [...wrong.values()].slice(0, 10);
       return {
@@ -47,7 +49,7 @@ export const versionHeader: LiveCheck = {
     }
     const values = [...new Set(judged.map((exchange) => exchange.headers['api-version'] ?? ''))];
     const carried = expected ?? values.join(', ');
-    const noDescription = expected === undefined ? ' (no description: not compared with info.version)' : '';
+    const noDescription = emptyDeclared ? ' (info.version is empty: not compared with it)' : expected === undefined ? ' (no description: not compared with info.version)' : '';
     return { code: this.code, verdict: 'pass', summary: `${requests === 1 ? 'the 1 request carries' : `all ${requests} requests carry`} API-Version: ${carried}${noDescription}`, details: leftOut, evidence: [] };
   },
 };
