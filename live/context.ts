@@ -1,6 +1,6 @@
 import type { JWK } from 'jose';
 import { EXCERPT_BYTES, type HttpClient, type Exchange, type RequestSpec } from './http.js';
-import type { CheckResult } from './report.js';
+import { pathLabel, type CheckResult } from './report.js';
 import { asArray, asObject, entries, isObject, valueAt, type JsonObject } from '../lib/json.js';
 import { matchPathKey } from '../lib/path-template.js';
 import { isUnderBase } from '../lib/url-scope.js';
@@ -37,6 +37,11 @@ export interface CheckContext {
   descriptionBytes: number;
   /** Concrete paths (relative to the base) with a GET operation. */
   getPaths: string[];
+  /**
+   * The base URL's path, where the description's path keys repeat it (`/v1` for `/v1/items` under
+   * `https://host/v1`): a concrete path is looked up among the keys with it too. '' otherwise.
+   */
+  pathKeyPrefix: string;
   options: CheckOptions;
   /** Every exchange with the API (under the base URL) so far, for checks that judge all its responses: their heads and a body excerpt, never whole bodies. */
   exchanges: Exchange[];
@@ -73,6 +78,7 @@ export function createContext(client: HttpClient, baseUrl: string, options: Chec
     client,
     baseUrl: base,
     getPaths: [],
+    pathKeyPrefix: '',
     descriptionBytes: 0,
     options,
     exchanges,
@@ -128,7 +134,7 @@ export function headOf(exchange: Exchange): Exchange {
 export function resourcePath(context: CheckContext): string {
   // The base URL is a resource only where the description declares `/`: many APIs answer 404 there.
   const resources = context.getPaths.filter((candidate) => !candidate.startsWith('/openapi.') && (candidate !== '' || declaresRoot(context.description)));
-  const open = resources.find((candidate) => context.hasCredentials || !requiresCredentials(context.description, candidate));
+  const open = resources.find((candidate) => context.hasCredentials || !requiresCredentials(context.description, candidate, context.pathKeyPrefix));
   return open ?? resources[0] ?? '';
 }
 
@@ -153,19 +159,41 @@ export function oncePerRun<T>(find: (context: CheckContext) => Promise<T>): (con
  * The description's path item for a concrete path (`''` is the base URL, the description's `/`):
  * a literal path wins over a template that also fits it, as OpenAPI matches them.
  */
-export function pathItemFor(description: JsonObject | undefined, concretePath: string): JsonObject {
-  const key = pathKeyFor(description, concretePath);
+export function pathItemFor(description: JsonObject | undefined, concretePath: string, keyPrefix = ''): JsonObject {
+  const key = pathKeyFor(description, concretePath, keyPrefix);
   return asObject(key === undefined ? undefined : asObject(description?.paths)[key]);
 }
 
-/** The description's path key (`/a/{id}`) a concrete path matches, as pathItemFor finds it. */
-export function pathKeyFor(description: JsonObject | undefined, concretePath: string): string | undefined {
-  return matchPathKey(asObject(description?.paths), concretePath === '' ? '/' : concretePath);
+/**
+ * The description's path key (`/a/{id}`) a concrete path matches, as pathItemFor finds it; where
+ * the keys repeat the base URL's path (`keyPrefix`), also with it in front.
+ */
+export function pathKeyFor(description: JsonObject | undefined, concretePath: string, keyPrefix = ''): string | undefined {
+  const paths = asObject(description?.paths);
+  const path = concretePath === '' ? '/' : concretePath;
+  return matchPathKey(paths, path) ?? (keyPrefix === '' ? undefined : matchPathKey(paths, concretePath === '' ? keyPrefix : `${keyPrefix}${concretePath}`));
+}
+
+/**
+ * The base URL's path where every path key of the description starts with it (`/v1` of
+ * `https://host/v1` and keys `/v1/items`, `/v1/items/{id}`): a description written for the host,
+ * or one whose server URL repeats its paths' version. '' otherwise.
+ */
+export function repeatedBasePath(baseUrl: string, description: JsonObject | undefined): string {
+  let basePath = '';
+  try {
+    basePath = new URL(baseUrl).pathname.replace(/\/+$/, '');
+  } catch {
+    return '';
+  }
+  const keys = Object.keys(asObject(description?.paths)).filter((key) => key !== '/');
+  const repeats = keys.length > 0 && keys.every((key) => key === basePath || key.startsWith(`${basePath}/`));
+  return basePath !== '' && repeats ? basePath : '';
 }
 
 /** The GET of the path requires credentials: its security (or the document's) has no empty requirement. */
-export function requiresCredentials(description: JsonObject | undefined, concretePath: string): boolean {
-  const operation = asObject(pathItemFor(description, concretePath).get);
+export function requiresCredentials(description: JsonObject | undefined, concretePath: string, keyPrefix = ''): boolean {
+  const operation = asObject(pathItemFor(description, concretePath, keyPrefix).get);
   return demandsCredentials(operation.security ?? description?.security);
 }
 
@@ -180,8 +208,8 @@ export function demandsCredentials(security: unknown): boolean {
  * should. The path is remembered for the report and the answer is not judged as a failure.
  */
 export function answeredNeedsCredentials(context: CheckContext, path: string, exchange: Exchange): boolean {
-  if (exchange.status !== 401 || context.hasCredentials || !requiresCredentials(context.description, path)) return false;
-  context.needCredentials.add(path === '' ? '/' : path);
+  if (exchange.status !== 401 || context.hasCredentials || !requiresCredentials(context.description, path, context.pathKeyPrefix)) return false;
+  context.needCredentials.add(pathLabel(context.baseUrl, path));
   return true;
 }
 

@@ -130,9 +130,18 @@ export function count(number: number, noun: string, plural = `${noun}s`): string
   return `${number} ${number === 1 ? noun : plural}`;
 }
 
-/** A path relative to the base URL as a report names it: the base URL itself is `/`. */
-export function pathLabel(path: string): string {
-  return path === '' ? '/' : path;
+/**
+ * A path relative to the base URL as a report names it: the path the server sees (`/v1/items` for
+ * `/items` under `https://api.example.nl/v1`), as in the evidence's URLs and the server's own logs,
+ * so that every check of one report names a resource alike.
+ */
+export function pathLabel(baseUrl: string, path: string): string {
+  try {
+    const url = new URL(`${baseUrl}${path}`);
+    return `${url.pathname}${url.search}`;
+  } catch {
+    return path === '' ? '/' : path;
+  }
 }
 
 /** `Allow: GET, HEAD`; an empty value shown as `Allow: (empty)`, so that it cannot read as nothing. */

@@ -3,11 +3,11 @@ import { resolve as resolvePath } from 'node:path';
 import { asArray, asObject, isObject, type JsonObject } from '../lib/json.js';
 import { isUnderBase } from '../lib/url-scope.js';
 import { describeError, HttpClient, type ClientOptions, type Exchange } from './http.js';
-import { concreteGetPaths, createContext, oncePerRun, type CheckContext, type CheckOptions, type LiveCheck } from './context.js';
+import { concreteGetPaths, createContext, oncePerRun, repeatedBasePath, type CheckContext, type CheckOptions, type LiveCheck } from './context.js';
 import { LIVE_CHECKS } from './registry.js';
 import { geoTarget } from './geo/discover.js';
 import { lintInWorker, type LintOutcome, type ReferenceFetcher } from './lint/run-lint.js';
-import type { CheckResult, Report } from './report.js';
+import { describeAnswer, type CheckResult, type Report } from './report.js';
 import { packageVersion } from './version.js';
 import { AddressRefusedError } from './address-policy.js';
 import { noteUnreadServiceDesc, otherOriginReason, shownUrl, unreadServiceDescs, whatWasServed } from './service-desc.js';
@@ -61,6 +61,8 @@ export async function runChecks(baseUrl: string, options: RunOptions): Promise<R
   // The description's `/` is the base URL itself, '' here: it is probed once.
   // The base URL is probed as a resource only where the description declares `/` (or there is no description).
   context.getPaths = await step('finding the paths to probe', () => concreteGetPaths(context.description, options.extraPaths), []);
+  context.pathKeyPrefix = repeatedBasePath(context.baseUrl, context.description);
+  const unrepeated = context.pathKeyPrefix === '' ? undefined : await step('trying the paths without the base URL\'s path they repeat', () => pathsAsServed(context, options.extraPaths), undefined);
   // Without a description the API still says where its resources are: the landing page's links.
   if (context.description === undefined) context.getPaths = await step('reading the landing page\'s links', async () => [...new Set(['', ...context.getPaths, ...linkedPaths(context.baseUrl, await landingPage(context))])], ['', ...context.getPaths]);
   // The lint runs on its own thread within the run's deadline: the live verdicts never wait on it.
@@ -79,6 +81,7 @@ export async function runChecks(baseUrl: string, options: RunOptions): Promise<R
   if (firstAnswer === undefined) throw new TargetError(`nothing answered: ${client.requestCount} requests to ${context.baseUrl}, none got a response (the first: ${first.error ?? 'no answer'})`);
   const notices = options.client.insecure ? ['--insecure: certificates are NOT verified; /core/transport/tls is not done'] : [];
   if (context.description === undefined) notices.push(...(await step('looking for the description elsewhere', () => missingDescriptionNotices(context, described), [])));
+  if (unrepeated !== undefined) notices.push(unrepeated);
   if (linked !== undefined) notices.push(`the description was found at ${linked.url} (the landing page's service-desc link), not at ${context.baseUrl}/openapi.json: it is linted and the checks use it`);
   if (lint !== undefined && lint.reason !== undefined) notices.push(lint.reason);
   notices.push(...leftOut);
@@ -332,3 +335,24 @@ function openApiDescription(exchange: Exchange): JsonObject | undefined {
   }
 }
 
+
+/**
+ * Where every path key repeats the base URL's path (`/v1/items` under `https://host/v1`), the
+ * description's URLs (`/v1/v1/items`) may not be the API's. When the first of them answers 404 and
+ * the same path without the repetition answers, the checks probe the paths as the API serves them
+ * (the static lint names the repetition), and the notice says so. Returns that notice, or undefined
+ * when the paths are probed as declared.
+ */
+async function pathsAsServed(context: CheckContext, extraPaths: string[]): Promise<string | undefined> {
+  const prefix = context.pathKeyPrefix;
+  const repeating = (path: string) => !extraPaths.includes(path) && (path === prefix || path.startsWith(`${prefix}/`));
+  const first = context.getPaths.find((path) => repeating(path) && !/[{}]/.test(path));
+  if (first === undefined) return undefined;
+  const declared = await context.get(first);
+  if (declared.status !== 404) return undefined;
+  const served = await context.get(first.slice(prefix.length));
+  if (served.status === undefined || served.status === 404) return undefined;
+  context.getPaths = [...new Set(context.getPaths.map((path) => (repeating(path) ? path.slice(prefix.length) : path)))];
+  const label = (path: string) => new URL(`${context.baseUrl}${path}`).pathname;
+  return `the description's paths repeat ${prefix}, the base URL's path: GET ${label(first)} answered 404 and GET ${label(first.slice(prefix.length))} answered ${describeAnswer(served)}, so the checks probe the paths as the API serves them (the static finding of /core/uri-version names the repetition)`;
+}

@@ -90,7 +90,7 @@ describe('3. a proxy-generated error MAY omit API-Version', () => {
 });
 
 describe('4. a trailing-slash 404 counts only where the path exists without it', () => {
-  test('paths that repeat the server URL version: not judged; /openapi.json/ answering 307 fails', async () => {
+  test('paths that repeat the server URL version: probed where the API serves them; /openapi.json/ answering 307 fails', async () => {
     // FastAPI's default: a redirect to the path without the slash, and /v1/v1/items 404 both ways.
     const text = JSON.stringify(description({ servers: [{ url: 'https://api.example.nl/v1' }], paths: { '/v1/items': GET_ONLY } }));
     const api = await server((request, response) => {
@@ -103,8 +103,8 @@ describe('4. a trailing-slash 404 counts only where the path exists without it',
     });
     const check = result(jsonReport(await adrCheck(api.baseUrl, ['--format', 'json'])), '/core/no-trailing-slash');
     expect(check?.verdict).toBe('fail');
-    expect(check?.summary).toBe('1 path with a trailing slash does not give 404');
-    expect(check?.details).toEqual(['GET /v1/openapi.json/: 307 (Location: /v1/openapi.json), expected 404', 'not judged: GET /v1/v1/items gives 404 without the slash too']);
+    expect(check?.summary).toBe('2 paths with a trailing slash do not give 404');
+    expect(check?.details).toEqual(['GET /v1/items/: 307 (Location: /v1/items), expected 404', 'GET /v1/openapi.json/: 307 (Location: /v1/openapi.json), expected 404']);
   }, 40000);
 });
 
@@ -302,5 +302,32 @@ describe('messages: features of two collections are named with their collection'
     const bbox = result(jsonReport(await adrCheck(api.baseUrl, ['--format', 'json'])), '/geo/bbox-query-parameter');
     expect(bbox?.verdict).toBe('pass');
     expect(bbox?.summary).toBe('a bbox around 1 of collection "punten" selects it (1 in all), one over part of 1 of collection "vlakken" selects it; a bbox away from all features selects none');
+  }, 40000);
+});
+
+describe('2 and 7. paths that repeat the base URL\'s path are probed where the API serves them', () => {
+  test('keys /v1/items under a base URL /v1: /v1/v1/items is 404, /v1/items answers, so the checks probe /v1/items and say why', async () => {
+    const api = await server(expressLike(JSON.stringify(description({ paths: { '/v1/items': GET_ONLY } }))));
+    const report = jsonReport(await adrCheck(api.baseUrl, ['--format', 'json']));
+    expect(report.notices).toContain("the description's paths repeat /v1, the base URL's path: GET /v1/v1/items answered 404 and GET /v1/items answered 200, so the checks probe the paths as the API serves them (the static finding of /core/uri-version names the repetition)");
+    const methods = result(report, '/core/http-methods');
+    expect(JSON.stringify(methods)).not.toContain('/v1/v1/items');
+    expect(methods?.verdict).toBe('fail');
+    expect(methods?.details).toContainEqual(expect.stringMatching(/^TRACE \/v1\/items \(undeclared\): 404, expected 405/));
+    expect(JSON.stringify(result(report, '/core/transport/cors'))).not.toContain('/v1/v1/items');
+  }, 40000);
+
+  test('where the API answers the repeated path too, it is probed as declared and no notice is given', async () => {
+    const both = (text: string) => {
+      const handler = expressLike(text);
+      return (request: IncomingMessage, response: ServerResponse) => {
+        if ((request.url ?? '').startsWith('/v1/v1/')) request.url = (request.url ?? '').slice(3);
+        handler(request, response);
+      };
+    };
+    const api = await server(both(JSON.stringify(description({ paths: { '/v1/items': GET_ONLY } }))));
+    const report = jsonReport(await adrCheck(api.baseUrl, ['--format', 'json']));
+    expect(report.notices.join('\n')).not.toContain('repeat /v1');
+    expect(result(report, '/core/http-methods')?.details).toContainEqual(expect.stringMatching(/^TRACE \/v1\/v1\/items \(undeclared\): 404, expected 405/));
   }, 40000);
 });

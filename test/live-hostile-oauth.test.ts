@@ -112,7 +112,7 @@ test('--unsafe: the protected write is a DELETE of a resource made up for the ru
   expect(deletes.every((request) => /^"adr-check-[0-9a-f]{12}"$/.test(String(request.headers['if-match'])))).toBe(true);
   const check = result(jsonReport(outcome), 'nlgov:oauth-no-token-in-query');
   expect(check?.verdict).toBe('fail');
-  expect(check?.details).toEqual([expect.stringMatching(/^DELETE \/dingen\/adr-check-absent-[0-9a-f]{12} with the token in \?access_token= answers 404, as with the token in the Authorization header: the token is accepted in the query string, where a protected resource MUST NOT accept it\. Ignore \?access_token= \(a request without a token: 401 with the Bearer challenge\)$/)]);
+  expect(check?.details).toEqual([expect.stringMatching(/^DELETE \/v1\/dingen\/adr-check-absent-[0-9a-f]{12} with the token in \?access_token= answers 404, as with the token in the Authorization header: the token is accepted in the query string, where a protected resource MUST NOT accept it\. Ignore \?access_token= \(a request without a token: 401 with the Bearer challenge\)$/)]);
 }, 60000);
 
 test('--unsafe: a server that claims the made-up resource exists gets no DELETE at all', async () => {
@@ -124,6 +124,6 @@ test('--unsafe: a server that claims the made-up resource exists gets no DELETE 
   expect(api.deleted).toEqual([]);
   expect(result(jsonReport(outcome), 'nlgov:oauth-no-token-in-query')).toEqual(expect.objectContaining({
     verdict: 'skip',
-    summary: expect.stringMatching(/^not judged: GET \/dingen\/adr-check-absent-[0-9a-f]{12} answered 200 for a resource made up by adr-check, so it may exist: no DELETE is sent there$/),
+    summary: expect.stringMatching(/^not judged: GET \/v1\/dingen\/adr-check-absent-[0-9a-f]{12} answered 200 for a resource made up by adr-check, so it may exist: no DELETE is sent there$/),
   }));
 }, 60000);

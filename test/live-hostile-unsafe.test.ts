@@ -48,8 +48,8 @@ describe('undeclared-method probes (/core/http-methods)', () => {
     // The body no parser takes is refused (400 is no 405): judged, and nothing was made of it. The vault gives 405 once the token is sent.
     expect(methods?.details).toEqual([
       // The description declares no `/`: the base URL is not probed as a resource.
-      ...['/dingen', '/dingen/d1'].flatMap((path) => ['POST', 'PUT', 'PATCH'].map((method) => `${method} ${path} (undeclared): 400, expected 405`)),
-      'undeclared DELETE not sent to /dingen, /dingen/d1, /kluis: they exist, and a server that deletes without declaring DELETE (or ignores If-Match) would lose them; TRACE, POST, PUT and PATCH judge the 405 there',
+      ...['/v1/dingen', '/v1/dingen/d1'].flatMap((path) => ['POST', 'PUT', 'PATCH'].map((method) => `${method} ${path} (undeclared): 400, expected 405`)),
+      'undeclared DELETE not sent to /v1/dingen, /v1/dingen/d1, /v1/kluis: they exist, and a server that deletes without declaring DELETE (or ignores If-Match) would lose them; TRACE, POST, PUT and PATCH judge the 405 there',
     ]);
     // The user's token goes with a write probe only where it is needed to reach the 405: /kluis answers 401 without it.
     const writes = server.requests.filter((request) => ['POST', 'PUT', 'PATCH', 'DELETE'].includes(request.method));
@@ -64,8 +64,8 @@ describe('undeclared-method probes (/core/http-methods)', () => {
     expect(server.records().n0).toBe('de eerste notitie');
     expect(server.changes).toEqual(['POST n1']);
     expect(result(outcome.outcome, '/core/http-methods')?.details).toEqual([
-      'POST /notities (undeclared): 201, expected 405; the API took a body that is no document and names /v1/notities/n1 (Location) as what it made: see whether to delete it',
-      'undeclared DELETE not sent to /, /notities: they exist, and a server that deletes without declaring DELETE (or ignores If-Match) would lose them; TRACE, POST, PUT and PATCH judge the 405 there',
+      'POST /v1/notities (undeclared): 201, expected 405; the API took a body that is no document and names /v1/notities/n1 (Location) as what it made: see whether to delete it',
+      'undeclared DELETE not sent to /v1, /v1/notities: they exist, and a server that deletes without declaring DELETE (or ignores If-Match) would lose them; TRACE, POST, PUT and PATCH judge the 405 there',
     ]);
   }, 60000);
 });

@@ -52,7 +52,7 @@ test('item 9: a 401 that offers DPoP and Bearer in two fields has the Bearer cha
   const result = await judged((request, response) => (headerToken(request) ? ok(response) : unauthorized(['DPoP algs="ES256"', 'Bearer realm="api"'], response)));
   expect(result).toEqual(expect.objectContaining({
     verdict: 'pass',
-    summary: 'GET /geheim: 401 Bearer problem+json without a token; the token works in the Authorization header and is refused in the query string',
+    summary: 'GET /v1/geheim: 401 Bearer problem+json without a token; the token works in the Authorization header and is refused in the query string',
   }));
 }, 60000);
 
@@ -63,14 +63,14 @@ test('item 10: a query token refused with 400 and the Bearer challenge\'s invali
   });
   expect(result).toEqual(expect.objectContaining({
     verdict: 'pass',
-    summary: 'GET /geheim: 401 Bearer problem+json without a token; the token works in the Authorization header and is refused in the query string (400 invalid_request)',
+    summary: 'GET /v1/geheim: 401 Bearer problem+json without a token; the token works in the Authorization header and is refused in the query string (400 invalid_request)',
   }));
 }, 60000);
 
 test('item 11: the header token refused with a 401 that does not call it invalid fails, and says what a resource MUST do', async () => {
   const result = await judged((_request, response) => unauthorized(['Bearer realm="api"'], response));
   expect(result?.verdict).toBe('fail');
-  expect(result?.details).toEqual(['GET /geheim with the given token in the Authorization header answers 401 (WWW-Authenticate: Bearer realm="api"): the token is not accepted there, where a protected resource MUST accept it (an invalid token gets error="invalid_token", RFC 6750 section 3.1)']);
+  expect(result?.details).toEqual(['GET /v1/geheim with the given token in the Authorization header answers 401 (WWW-Authenticate: Bearer realm="api"): the token is not accepted there, where a protected resource MUST accept it (an invalid token gets error="invalid_token", RFC 6750 section 3.1)']);
 }, 60000);
 
 test('item 11: a 403 for the header token and for the query token: the query is not judged, nothing says "works"', async () => {
@@ -80,7 +80,7 @@ test('item 11: a 403 for the header token and for the query token: the query is 
   });
   expect(result).toEqual(expect.objectContaining({
     verdict: 'pass',
-    summary: 'GET /geheim: 401 Bearer problem+json without a token; the token in the Authorization header is read but does not grant access (403, Bearer error="insufficient_scope")',
+    summary: 'GET /v1/geheim: 401 Bearer problem+json without a token; the token in the Authorization header is read but does not grant access (403, Bearer error="insufficient_scope")',
     details: ['the token in ?access_token= not judged: it answers 403, and the token in the Authorization header was not let through either (403), so whether the query token is read cannot be told; give a token that grants access'],
   }));
 }, 60000);

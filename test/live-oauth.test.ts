@@ -76,7 +76,7 @@ test('metadata found from the flow URLs; its http endpoints fail; the resource h
     `GET ${server.origin}/.well-known/oauth-authorization-server/oauth came over plain HTTP, expected https: the metadata tells clients where to send credentials and is exchanged over TLS like all information`,
     ...['issuer', 'authorization_endpoint', 'token_endpoint'].map((name) => expect.stringMatching(new RegExp(`^has ${name} http://127\\.0\\.0\\.1:\\d+/oauth\\S*, expected an https URL$`))),
   ]);
-  expect(result(report, 'nlgov:oauth-no-token-in-query')).toEqual(expect.objectContaining({ verdict: 'pass', summary: 'GET /geheim: 401 Bearer problem+json without a token; the token works in the Authorization header and is refused in the query string' }));
+  expect(result(report, 'nlgov:oauth-no-token-in-query')).toEqual(expect.objectContaining({ verdict: 'pass', summary: 'GET /v1/geheim: 401 Bearer problem+json without a token; the token works in the Authorization header and is refused in the query string' }));
 }, 60000);
 
 test.each<[Fault, string, RegExp]>([
@@ -84,8 +84,8 @@ test.each<[Fault, string, RegExp]>([
   ['password-grant', 'nlgov:oauth-flows', /^grant_types_supported has password, which the profile forbids; remove it$/],
   ['plain-only', 'nlgov:oauth-flows', /^has code_challenge_methods_supported \["plain"\], expected S256 among them \(plain alone is not enough\)$/],
   ['no-private-key-jwt', 'nlgov:oauth-flows', /^has token_endpoint_auth_methods_supported \["client_secret_basic"\], expected private_key_jwt among them$/],
-  ['token-in-query', 'nlgov:oauth-no-token-in-query', /^GET \/geheim with the token in \?access_token= answers 200: the token is accepted in the query string, where a protected resource MUST NOT accept it\. Ignore \?access_token= \(a request without a token: 401 with the Bearer challenge\)$/],
-  ['no-bearer-challenge', 'nlgov:oauth-no-token-in-query', /^GET \/geheim without a token: the 401 lacks WWW-Authenticate, expected Bearer$/],
+  ['token-in-query', 'nlgov:oauth-no-token-in-query', /^GET \/v1\/geheim with the token in \?access_token= answers 200: the token is accepted in the query string, where a protected resource MUST NOT accept it\. Ignore \?access_token= \(a request without a token: 401 with the Bearer challenge\)$/],
+  ['no-bearer-challenge', 'nlgov:oauth-no-token-in-query', /^GET \/v1\/geheim without a token: the 401 lacks WWW-Authenticate, expected Bearer$/],
 ])('%s is caught by %s', async (fault, code, detail) => {
   const report = await oauthResults(await api([fault]));
   expect(result(report, code)?.verdict).toBe('fail');

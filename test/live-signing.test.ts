@@ -7,8 +7,8 @@ import { description, startHostile } from './support/hostile-servers.js';
 
 /** The live signing checks beyond the reference API (tested in test/live-checks.test.ts) and the OpenSSL vector (test/live-signing-vector.test.ts). */
 test.each([
-  [true, 'fail', 'GET / lacks Payload-Signature, which the description declares required: true for its 200'],
-  [false, 'warn', 'GET / lacks Payload-Signature, which the description declares (not required) for its 200: sign the response, or leave the header out of the description where it is not sent'],
+  [true, 'fail', 'GET /v1 lacks Payload-Signature, which the description declares required: true for its 200'],
+  [false, 'warn', 'GET /v1 lacks Payload-Signature, which the description declares (not required) for its 200: sign the response, or leave the header out of the description where it is not sent'],
 ])('/signing/payload: a response the description declares signed (required: %s) but that comes without the header: %s', async (required, verdict, detail) => {
   const folder = mkdtempSync(join(tmpdir(), 'adr-check-signing-'));
   const server = await startHostile((request, response) => {

@@ -187,21 +187,21 @@ describe.each<[BreakSwitch, (answer: Answer) => Promise<void>, RegExp]>([
     expect(String(answer.headers.digest)).toBe(sha256Digest(answer.bytes));
     expect(await verifies(jws, `digest: ${String(answer.headers.digest)}`)).toBe(false);
     expect(await verifies(jws, String(answer.headers.digest))).toBe(true);
-  }, /^GET \/: Payload-Signature does not verify over "digest: SHA-256=[A-Za-z0-9+/]+=*" with the x5c certificate/],
+  }, /^GET \/v1: Payload-Signature does not verify over "digest: SHA-256=[A-Za-z0-9+/]+=*" with the x5c certificate/],
   ['digest-mismatch', async (answer) => {
     expect(String(answer.headers.digest)).toBe(sha256Digest(Buffer.concat([answer.bytes, Buffer.from('\n')])));
     expect(await verifies(String(answer.headers['payload-signature']), `digest: ${String(answer.headers.digest)}`)).toBe(true);
-  }, /^GET \/ has Digest: SHA-256=\S+, expected SHA-256=\S+ \(the body's\)$/],
+  }, /^GET \/v1 has Digest: SHA-256=\S+, expected SHA-256=\S+ \(the body's\)$/],
   ['signature-rs256', async (answer) => {
     const jws = String(answer.headers['payload-signature']);
     expect(protectedHeaderOf(jws).alg).toBe('RS256');
     expect(await verifies(jws, `digest: ${String(answer.headers.digest)}`, 'RS256')).toBe(true);
-  }, /^GET \/: Payload-Signature has alg "RS256", expected PS256$/],
+  }, /^GET \/v1: Payload-Signature has alg "RS256", expected PS256$/],
   ['two-signature-headers', async (answer) => {
     const signatures = fieldValues(answer.rawHeaders, 'payload-signature');
     expect(signatures).toHaveLength(2);
     for (const jws of signatures) expect(await verifies(jws, `digest: ${String(answer.headers.digest)}`)).toBe(true);
-  }, /^GET \/ has 2 Payload-Signature fields: the module makes that signature invalid$/],
+  }, /^GET \/v1 has 2 Payload-Signature fields: the module makes that signature invalid$/],
 ])('--break %s', (fault, evidence, finding) => {
   let broken: ReferenceApi;
 

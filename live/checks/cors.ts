@@ -16,7 +16,7 @@ export const cors: LiveCheck = {
   async run(context: CheckContext): Promise<CheckResult> {
     const path = resourcePath(context);
     const url = `${context.baseUrl}${path}`;
-    const label = pathLabel(path);
+    const label = pathLabel(context.baseUrl, path);
     const foreign = await context.send({ method: 'GET', url, headers: { origin: FOREIGN_ORIGIN } });
     const foreignPreflight = await context.send({ method: 'OPTIONS', url, headers: { origin: FOREIGN_ORIGIN, 'access-control-request-method': 'GET' } });
     const unanswered = [foreign, foreignPreflight].filter((exchange) => exchange.status === undefined);

@@ -90,8 +90,8 @@ function writeTargets(context: CheckContext, target: GeoTarget): WriteTarget[] {
   for (const collection of target.collections) {
     const path = relativePath(context, collection.itemsUrl);
     if (path === undefined) continue;
-    const pathKey = pathKeyFor(context.description, path);
-    const pathItem = pathItemFor(context.description, path);
+    const pathKey = pathKeyFor(context.description, path, context.pathKeyPrefix);
+    const pathItem = pathItemFor(context.description, path, context.pathKeyPrefix);
     const operation = asObject(pathItem.post);
     const mediaType = requestMediaType(context, operation, target.style);
     if (pathKey === undefined || mediaType === undefined || !allowsPath(context, pathKey, pathItem, operation, path)) continue;
@@ -467,7 +467,7 @@ class FeatureWriter {
   private whyNotDeleted(location: string): string | undefined {
     const path = relativePath(this.context, location);
     if (path === undefined || !path.startsWith(`${this.write.path}/`)) return `not deleted: not under ${this.write.path}`;
-    return isObject(pathItemFor(this.context.description, path).delete) ? undefined : 'not deleted: the description declares no DELETE there';
+    return isObject(pathItemFor(this.context.description, path, this.context.pathKeyPrefix).delete) ? undefined : 'not deleted: the description declares no DELETE there';
   }
 }
 

@@ -32,8 +32,8 @@ export const httpMethods: LiveCheck = {
     const problems = outcomes.flatMap((outcome) => outcome.problems);
     const unanswered = outcomes.flatMap((outcome) => outcome.unanswered);
     const evidence = outcomes.flatMap((outcome) => outcome.evidence);
-    const notes = [...deleteNote(paths.filter((_path, index) => outcomes[index]?.deleteNotProbed === true)), ...outsideNote(outside)];
-    const judged = outcomes.filter((outcome, index) => !context.needCredentials.has(pathLabel(paths[index] ?? '')) && outcome.unanswered.length === 0).length;
+    const notes = [...deleteNote(context.baseUrl, paths.filter((_path, index) => outcomes[index]?.deleteNotProbed === true)), ...outsideNote(outside)];
+    const judged = outcomes.filter((outcome, index) => !context.needCredentials.has(pathLabel(context.baseUrl, paths[index] ?? '')) && outcome.unanswered.length === 0).length;
     if (problems.length > 0) return { code: this.code, verdict: 'fail', summary: 'methods are not handled as the standard requires', details: [...problems, ...unanswered, ...notes], evidence };
     if (unanswered.length > 0) return { ...noAnswerResult(this.code, unanswered, evidence), details: [...unanswered, ...notes] };
     if (judged === 0) return { code: this.code, verdict: 'skip', summary: 'no path could be probed without credentials: give --header "Authorization: ..."', details: notes, evidence: [] };
@@ -48,16 +48,16 @@ function outsideNote(outside: string[]): string[] {
 /** Paths a note names before it counts the rest. */
 const NAMED_PATHS = 5;
 
-function deleteNote(existing: string[]): string[] {
+function deleteNote(baseUrl: string, existing: string[]): string[] {
   if (existing.length === 0) return [];
-  const named = existing.slice(0, NAMED_PATHS).map(pathLabel).join(', ');
+  const named = existing.slice(0, NAMED_PATHS).map((path) => pathLabel(baseUrl, path)).join(', ');
   const more = existing.length > NAMED_PATHS ? ` and ${count(existing.length - NAMED_PATHS, 'more path')}` : '';
   return [`undeclared DELETE not sent to ${named}${more}: ${existing.length === 1 ? 'it exists' : 'they exist'}, and a server that deletes without declaring DELETE (or ignores If-Match) would lose ${existing.length === 1 ? 'it' : 'them'}; TRACE, POST, PUT and PATCH judge the 405 there`];
 }
 
 async function judgePath(context: CheckContext, path: string): Promise<PathOutcome> {
   const outcome: PathOutcome = { problems: [], evidence: [], unanswered: [], deleteNotProbed: false };
-  const label = pathLabel(path);
+  const label = pathLabel(context.baseUrl, path);
   const get = await context.get(path);
   if (get.status === undefined) {
     outcome.unanswered.push(`GET ${label}: no answer (${get.error ?? 'unknown'})`);
@@ -131,7 +131,7 @@ function acceptedWrite(probe: Exchange): string {
 
 /** The standard methods the description declares on the path item the concrete path came from. */
 function declaredMethods(context: CheckContext, concretePath: string): string[] {
-  const item = pathItemFor(context.description, concretePath);
+  const item = pathItemFor(context.description, concretePath, context.pathKeyPrefix);
   return STANDARD.filter((method) => item[method.toLowerCase()] !== undefined);
 }
 

@@ -33,8 +33,8 @@ export const httpResponseCode: LiveCheck = {
     const path = resourcePath(context);
     const notAcceptable = await context.send({ method: 'GET', url: `${context.baseUrl}${path}`, headers: { accept: UNSERVABLE } });
     const notes: string[] = [];
-    if (notAcceptable.status === undefined) unanswered.push(`GET ${pathLabel(path)} with Accept: ${UNSERVABLE}: no answer (${notAcceptable.error ?? 'unknown'})`);
-    else if (answeredNeedsCredentials(context, path, notAcceptable)) notes.push(`Accept not tested: ${pathLabel(path)} needs credentials`);
+    if (notAcceptable.status === undefined) unanswered.push(`GET ${pathLabel(context.baseUrl, path)} with Accept: ${UNSERVABLE}: no answer (${notAcceptable.error ?? 'unknown'})`);
+    else if (answeredNeedsCredentials(context, path, notAcceptable)) notes.push(`Accept not tested: ${pathLabel(context.baseUrl, path)} needs credentials`);
     else {
       const problem = notAcceptableProblem(notAcceptable);
       if (problem !== undefined) { problems.push(problem); evidence.push(evidenceOf(notAcceptable, ['Content-Type'])); }

@@ -248,7 +248,7 @@ interface Probe {
 function protectedOperation(context: CheckContext): Probe | undefined {
   const security = (operation: unknown) => demandsCredentials(asObject(operation).security ?? context.description?.security);
   const path = context.getPaths.find((candidate) => {
-    const item = pathItemFor(context.description, candidate);
+    const item = pathItemFor(context.description, candidate, context.pathKeyPrefix);
     return item.get !== undefined && security(item.get);
   });
   if (path !== undefined) return { method: 'GET', path, headers: {} };
@@ -272,7 +272,7 @@ function probeOnAbsentResource(context: CheckContext, protectedBy: (operation: u
     if (operation === undefined || !protectedBy(operation)) continue;
     const parameters = [...asArray(asObject(item).parameters), ...asArray(asObject(operation).parameters)].map((parameter) => followLocalReference(context.description, asObject(parameter)));
     const path = key.replace(/\{([\w.-]+)\}/g, (_, name: string) => absentValue(parameters.find((parameter) => parameter.in === 'path' && parameter.name === name), run));
-    if (pathKeyFor(context.description, path) === key) return { method: 'DELETE', path, headers: { 'if-match': `"adr-check-${run}"` } };
+    if (pathKeyFor(context.description, path, context.pathKeyPrefix) === key) return { method: 'DELETE', path, headers: { 'if-match': `"adr-check-${run}"` } };
   }
   return undefined;
 }
@@ -408,12 +408,12 @@ export const oauthNoTokenInQuery: LiveCheck = {
     const operation = protectedOperation(context);
     if (operation === undefined) return { code: this.code, verdict: 'skip', summary: context.options.unsafe ? 'no concrete GET the description protects, and no protected DELETE on a path with variables to probe on a resource that cannot exist (adr-check never writes to a resource it did not create)' : 'no concrete GET the description protects (--unsafe also probes a protected DELETE, on a resource that cannot exist)', details: [], evidence: [] };
     const url = `${context.baseUrl}${operation.path}`;
-    const label = `${operation.method} ${pathLabel(operation.path)}`;
+    const label = `${operation.method} ${pathLabel(context.baseUrl, operation.path)}`;
     const body = { headers: operation.headers };
     if (operation.method === 'DELETE') {
       const present = await context.send({ method: 'GET', url });
-      if (present.status === undefined) return noAnswerResult(this.code, [`GET ${pathLabel(operation.path)}, before the DELETE: no answer (${present.error ?? 'unknown'})`]);
-      if (present.status < 400) return { code: this.code, verdict: 'skip', summary: `not judged: GET ${pathLabel(operation.path)} answered ${describeAnswer(present)} for a resource made up by adr-check, so it may exist: no DELETE is sent there`, details: [], evidence: [evidenceOf(present)] };
+      if (present.status === undefined) return noAnswerResult(this.code, [`GET ${pathLabel(context.baseUrl, operation.path)}, before the DELETE: no answer (${present.error ?? 'unknown'})`]);
+      if (present.status < 400) return { code: this.code, verdict: 'skip', summary: `not judged: GET ${pathLabel(context.baseUrl, operation.path)} answered ${describeAnswer(present)} for a resource made up by adr-check, so it may exist: no DELETE is sent there`, details: [], evidence: [evidenceOf(present)] };
     }
     const found: Findings = { problems: [], warnings: [], notes: [], said: [], evidence: [] };
     const anonymous = await context.send({ method: operation.method, url, anonymous: true, ...body });

@@ -97,7 +97,7 @@ const problem = (message: string): Outcome => ({ problem: [message] });
 const unjudged = (message: string): Outcome => ({ unjudged: [message] });
 
 async function judge(context: CheckContext, kind: SignatureKind, path: string, exchange: Exchange): Promise<Outcome> {
-  const where = `GET ${pathLabel(path)}`;
+  const where = `GET ${pathLabel(context.baseUrl, path)}`;
   const lower = kind.header.toLowerCase();
   const fields = exchange.headerCounts[lower] ?? 0;
   if (fields === 0) return missingHeader(context, kind, path, exchange);
@@ -140,10 +140,10 @@ function judgeDigest(where: string, digest: string, body: Buffer, contentEncodin
  * nothing where it does not declare it. Responses are read through `$ref`.
  */
 function missingHeader(context: CheckContext, kind: SignatureKind, path: string, exchange: Exchange): Outcome {
-  const operation = throughReferences(context.description, pathItemFor(context.description, path).get);
+  const operation = throughReferences(context.description, pathItemFor(context.description, path, context.pathKeyPrefix).get);
   const status = exchange.status ?? 0;
   const declaration = headerDeclaration(context.description, responseFor(context.description, operation, status), kind.header);
-  const where = `GET ${pathLabel(path)}`;
+  const where = `GET ${pathLabel(context.baseUrl, path)}`;
   if (declaration === 'required') return problem(`${where} lacks ${kind.header}, which the description declares required: true for its ${status}`);
   if (declaration === 'declared') return { warning: [`${where} lacks ${kind.header}, which the description declares (not required) for its ${status}: sign the response, or leave the header out of the description where it is not sent`] };
   return {};

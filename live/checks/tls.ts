@@ -44,7 +44,7 @@ export const tls: LiveCheck = {
     if (context.options.insecure) return { code: this.code, verdict: 'skip', summary: 'not done: --insecure skips certificate checks', details, evidence };
     // Nothing to judge: no connection for the request, and the prober saw no protocol accepted either.
     const probedSomething = probed !== undefined && probed.result.protocols.some((protocol) => protocol.accepted);
-    if (info === undefined && root.error !== undefined && !probedSomething) return noAnswerResult(this.code, [`GET ${pathLabel('')}: no TLS connection (${root.error})`], [evidenceOf(root)]);
+    if (info === undefined && root.error !== undefined && !probedSomething) return noAnswerResult(this.code, [`GET ${pathLabel(context.baseUrl, '')}: no TLS connection (${root.error})`], [evidenceOf(root)]);
     const gradeLines = probed === undefined ? [] : [...probed.grade.evidence, ...enumerationLines(probed.result)];
     const gradeNote = probed === undefined ? '' : `; ${gradeSummary(probed.result, probed.grade)}`;
     const tables = probed === undefined ? {} : { tables: tlsTables(probed.result, probed.grade) };
