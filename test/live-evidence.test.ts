@@ -127,7 +127,7 @@ test('a protected path that answers 401 without credentials passes and is named;
   const anonymous = (await check(server.baseUrl)).report;
   expect(result(anonymous, '/core/http-methods')?.verdict).toBe('pass');
   expect(result(anonymous, '/core/http-methods')?.summary).toBe('GET and HEAD work on 1 path; undeclared methods get 405 with Allow');
-  expect(anonymous.notices).toContain('not judged without credentials (the description protects it and it answered 401): /geheim; give --header "Authorization: ..." to check it');
+  expect(anonymous.notices).toContain('not judged without credentials (the description protects it and it answered 401): /v1/geheim; give --header "Authorization: ..." to check it');
   const authorized = (await check(server.baseUrl, ['--header', 'Authorization: Bearer goed'])).report;
   expect(result(authorized, '/core/http-methods')?.summary).toBe('GET and HEAD work on 2 paths; undeclared methods get 405 with Allow');
 }, 60000);
