@@ -13,10 +13,10 @@ export function ruleSlug(code: string): string {
   return code.replace(/^\//, '').replace(/[/:]/g, '-');
 }
 
-/** The README's section on the live checker: its table says what each live check sends and judges. */
+/** The README's section on the live checker: what adr-check's own codes (`adr-check/...`) are about. */
 const LIVE_CHECKER_SECTION = 'README.md#live-checker-adr-check';
 
-/** Live checks of the standard with no rule in the ruleset, so no page in docs/rules/. */
+/** Live checks of the standard with no rule in the ruleset: their page is in docs/live/, not docs/rules/. */
 const LIVE_ONLY_CODES = new Set(['/core/http-response-code', '/core/transport/cors', '/core/transport/security-headers']);
 
 /**
@@ -25,7 +25,8 @@ const LIVE_ONLY_CODES = new Set(['/core/http-response-code', '/core/transport/co
  * own (`adr-check/...`). Undefined for a code that is not ours (Spectral's own rules).
  */
 export function documentationPath(code: string): string | undefined {
-  if (LIVE_ONLY_CODES.has(code) || code.startsWith('adr-check/')) return LIVE_CHECKER_SECTION;
+  if (LIVE_ONLY_CODES.has(code)) return `docs/live/${ruleSlug(code)}.md`;
+  if (code.startsWith('adr-check/')) return LIVE_CHECKER_SECTION;
   if (/^(\/|nlgov:)/.test(code)) return `docs/rules/${ruleSlug(code)}.md`;
   return undefined;
 }
