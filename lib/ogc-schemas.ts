@@ -38,7 +38,7 @@ const PUBLISHED_OGC_SCHEMAS: ReadonlySet<string> = new Set([
   ]),
 ]);
 
-export const GITHUB_RAW_HOST = 'raw.githubusercontent.com';
+const GITHUB_RAW_HOST = 'raw.githubusercontent.com';
 
 /** Where the copies of files that the OGC keeps on GitHub only (no published file has their bytes) are, below schemas/ogc/. */
 const GITHUB_ONLY_FOLDER = 'github/';
@@ -72,7 +72,7 @@ const branch = (name: string) => [name, `refs/heads/${name}`];
 
 /**
  * Compared file by file with the repositories (schemas/ogc/README.md): the release tags the copies
- * were taken from, and the master branches where every file of the folder is still the same. On
+ * were taken from, and the master branches where every shipped file of the folder is still the same. On
  * master, OGC API Features' core/openapi/ holds version 1.1's files besides the one file above: only
  * that one is served from there.
  */
@@ -98,7 +98,7 @@ const ALIASES: ReadonlyMap<string, string> = new Map([
 export type OgcSchemaLookup =
   /** `file`: its path below schemas/ogc/. */
   | { kind: 'packaged'; file: string }
-  /** A schemas.opengis.net URL this package has no copy of: `message` says so, the URL last (a report may cut it off as the file's name). */
+  /** A URL of schemas.opengis.net or of the OGC's repositories on GitHub this package has no copy of: `message` says so, the URL last (a report may cut it off as the file's name). */
   | { kind: 'not-packaged'; message: string }
   /** Any other URL. */
   | { kind: 'other' };
