@@ -149,9 +149,32 @@ export function headerValue(name: string, value: string): string {
   return `${name}: ${value.trim() === '' ? '(empty)' : value}`;
 }
 
-/** A check whose requests got no answer: no verdict on the API, an error with what was not observed. */
+/**
+ * A check whose requests got no answer: no verdict on the API, an error with what was not observed.
+ * A request the address policy refused was never sent, so the summary says so rather than that the
+ * server did not answer: http.ts gives such an exchange the error `refused: <reason>`, which the
+ * lines end with in parentheses.
+ */
 export function noAnswerResult(code: string, unanswered: string[], evidence: Evidence[] = []): CheckResult {
-  return { code, verdict: 'error', summary: `not judged: ${count(unanswered.length, 'request')} got no answer`, details: unanswered, evidence };
+  const reasons = unanswered.map(refusalReason);
+  const refused = reasons.filter((reason): reason is string => reason !== undefined);
+  const silent = unanswered.length - refused.length;
+  const parts = [
+    ...(refused.length === 0 ? [] : [`${count(refused.length, 'request')} refused by the address policy (${refusalSummary(refused)})`]),
+    ...(silent === 0 ? [] : [refused.length === 0 ? `${count(silent, 'request')} got no answer` : `${silent} got no answer`]),
+  ];
+  return { code, verdict: 'error', summary: `not judged: ${parts.join(', ')}`, details: unanswered, evidence };
+}
+
+/** `127.0.0.2 is a loopback address (127.0.0.0/8, RFC 1122)` of a line ending in `(refused: <reason>. <advice>)`. */
+function refusalReason(line: string): string | undefined {
+  const refusal = /\(refused: (.+)\)$/.exec(line)?.[1];
+  return refusal?.split('. ')[0];
+}
+
+function refusalSummary(reasons: string[]): string {
+  const distinct = [...new Set(reasons)];
+  return distinct.length === 1 ? distinct[0] ?? '' : `${distinct[0] ?? ''}; ${count(distinct.length - 1, 'other reason')}`;
 }
 
 /** `GET /v1/x`: a request as the report counts it, so that a path fetched twice counts once. */

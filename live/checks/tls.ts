@@ -77,13 +77,16 @@ function plainHttpUrl(context: CheckContext, base: URL, path: string): string {
   return plain.href;
 }
 
-async function probeAndGrade(context: CheckContext, base: URL): Promise<{ result: ProbeResult; grade: TlsGrade }> {
+async function probeAndGrade(context: CheckContext, base: URL): Promise<{ result: ProbeResult; grade: TlsGrade } | undefined> {
   const { timeoutMs, deadline: runDeadline, concurrency, ca } = context.client.options;
   const name = base.hostname.replace(/^\[|\]$/g, '');
   const deadline = Math.min(runDeadline, Date.now() + (context.options.tlsDeadlineMs ?? TLS_DEADLINE_MS));
-  // The run's pinned address: the prober's own sockets go where the HTTP requests went, the name stays the SNI.
+  // The run's pinned address: the prober's own sockets go where the HTTP requests went, the name stays
+  // the SNI. No admitted address (unresolved, or refused by the address policy): no probe, since
+  // probing the name would resolve it again past the pinning and the policy.
   const pinned = await context.client.resolver.resolve(name).catch(() => undefined);
+  if (pinned === undefined) return undefined;
   const serverName = isIP(name) === 0 ? { serverName: name } : {};
-  const result = await probeTls({ host: pinned?.address ?? name, ...serverName, port: base.port === '' ? 443 : Number(base.port), timeoutMs, deadline, concurrency, ...(ca === undefined ? {} : { ca }) });
+  const result = await probeTls({ host: pinned.address, ...serverName, port: base.port === '' ? 443 : Number(base.port), timeoutMs, deadline, concurrency, ...(ca === undefined ? {} : { ca }) });
   return { result, grade: gradeFindings(findingsOf(result), IANA_CIPHER_SUITES) };
 }
