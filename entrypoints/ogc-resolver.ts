@@ -4,8 +4,8 @@ import { readOgcSchema } from '../lib/ogc-schema-files.js';
 
 /**
  * The `$ref` resolver for `spectral lint --resolver` (nlgov-adr-lint passes it): local files are
- * read as Spectral reads them; the OGC's published API schemas (schemas.opengis.net) come from the
- * copies in this package; any other http(s) URL is refused at once, so a lint gives the same
+ * read as Spectral reads them; the OGC's published API schemas (schemas.opengis.net, and the same
+ * files in the OGC's repositories on raw.githubusercontent.com) come from the copies in this package; any other http(s) URL is refused at once, so a lint gives the same
  * findings offline and in CI, and a host that never answers cannot stall it (Spectral's own reader
  * has no timeout). `nlgov-adr-lint --fetch-remote-refs` leaves Spectral's own resolver in place.
  * See docs/ogc-schemas.md.
