@@ -99,3 +99,15 @@ describe('/openapi.yaml answered with an HTML page beside a right /openapi.json'
     });
   }, 60000);
 });
+
+describe('/openapi.json that is a Swagger 2.0 description', () => {
+  test('/core/publish-openapi names it as Swagger, not as "openapi: undefined"', async () => {
+    const server = await startHostile(servingDescription(JSON.stringify({ swagger: '2.0', info: { title: 'Oud', version: '1.0.0' }, paths: {} })));
+    servers.push(server);
+    const report = await check(server.baseUrl);
+    expect(result(report, '/core/publish-openapi')).toMatchObject({
+      verdict: 'fail',
+      details: ['/openapi.json is a Swagger 2.0 description, expected OpenAPI 3.0.x'],
+    });
+  }, 60000);
+});

@@ -59,8 +59,15 @@ function documentProblems(json: Exchange, description: JsonObject | undefined): 
   else if (!/json/i.test(contentType)) problems.push(`/openapi.json has Content-Type: ${contentType}, expected application/json`);
   if (allowOrigin === undefined) problems.push('/openapi.json lacks Access-Control-Allow-Origin (expected *)');
   else if (allowOrigin !== '*') problems.push(`/openapi.json has Access-Control-Allow-Origin: ${allowOrigin}, expected *`);
-  if (!/^3\.0\.\d+$/.test(String(description?.openapi))) problems.push(`/openapi.json has openapi: ${String(description?.openapi)}, expected 3.0.x`);
+  if (description?.openapi === undefined) problems.push(`/openapi.json is a Swagger ${versionShown(description?.swagger)} description, expected OpenAPI 3.0.x`);
+  else if (!/^3\.0\.\d+$/.test(String(description.openapi))) problems.push(`/openapi.json has openapi: ${versionShown(description.openapi)}, expected 3.0.x`);
   return problems;
+}
+
+/** A version a server wrote, as a sentence shows it: a server's string is cut, not printed whole. */
+function versionShown(value: unknown): string {
+  const text = String(value);
+  return text.length > 40 ? `${text.slice(0, 40)}…` : text;
 }
 
 /** Of the time left to the deadline, the share the YAML comparison may take: the checks after it need the rest. */
