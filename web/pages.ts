@@ -80,9 +80,17 @@ export function messagePage(lang: Lang, path: string, title: WordKey, text: stri
   return page({ lang, title: word(lang, title), path }, `<h1>${escapeHtml(word(lang, title))}</h1><div class="alert" role="alert"><p>${escapeHtml(text)}</p></div><p><a href="/">${escapeHtml(word(lang, 'newCheck'))}</a></p>`);
 }
 
+/** Failing rules first (they fail whatever was not judged), then incomplete, then conformant: as adr-check's exit codes 1, 2 and 0. */
+export function outcomeOf(summary: CheckSummary | undefined): 'failing' | 'incomplete' | 'conformant' {
+  if ((summary?.failing.length ?? 0) > 0) return 'failing';
+  return summary === undefined || summary.incomplete !== undefined ? 'incomplete' : 'conformant';
+}
+
 export function verdictWords(lang: Lang, summary: CheckSummary | undefined): string {
   const failing = summary?.failing.length ?? 0;
-  if (failing === 0) return word(lang, 'conformant');
+  const outcome = outcomeOf(summary);
+  if (outcome === 'conformant') return word(lang, 'conformant');
+  if (outcome === 'incomplete') return word(lang, 'incomplete');
   return failing === 1 ? word(lang, 'failingRule') : word(lang, 'failingRules', { count: failing });
 }
 
@@ -93,12 +101,13 @@ function againForm(lang: Lang, record: CheckRecord): string {
 
 /** The bar above the report: verdict, check again, downloads, history, permalink. */
 function resultBar(lang: Lang, record: CheckRecord): string {
-  const failing = (record.summary?.failing.length ?? 0) > 0;
+  const outcome = outcomeOf(record.summary);
+  const why = record.summary?.incomplete === undefined ? '' : ` <span class="why">(${escapeHtml(record.summary.incomplete)})</span>`;
   const downloads = [['json', 'JSON'], ['sarif', 'SARIF'], ['junit', 'JUnit'], ['html', 'HTML']]
     .map(([format, label]) => `<a href="/checks/${escapeHtml(record.id)}/report.${format}" download>${label}</a>`).join(' ');
   const history = record.kind === 'live' ? `<a href="/history?url=${encodeURIComponent(record.target)}">${escapeHtml(word(lang, 'history'))}</a>` : '';
   return `<nav class="web-bar" aria-label="${escapeHtml(word(lang, 'title'))}"><a class="home" href="/">${escapeHtml(word(lang, 'newCheck'))}</a>${languageSwitch(lang, `/checks/${record.id}`)}</nav>
-<section class="web-result"><p class="verdict-line"><strong id="verdict" class="${failing ? 'fail' : 'pass'}">${escapeHtml(verdictWords(lang, record.summary))}</strong> <span class="permalink">${escapeHtml(word(lang, 'permalink'))}: <a href="/checks/${escapeHtml(record.id)}">/checks/${escapeHtml(record.id)}</a></span></p>
+<section class="web-result"><p class="verdict-line"><strong id="verdict" class="${outcome}">${escapeHtml(verdictWords(lang, record.summary))}</strong>${why} <span class="permalink">${escapeHtml(word(lang, 'permalink'))}: <a href="/checks/${escapeHtml(record.id)}">/checks/${escapeHtml(record.id)}</a></span></p>
 <p class="actions">${escapeHtml(word(lang, 'download'))}: ${downloads} ${history}</p>${againForm(lang, record)}</section>`;
 }
 

@@ -27,7 +27,10 @@ export function summarise(report: Report): CheckSummary {
   const add = (code: string, verdict: Verdict) => { rules[code] = worst([rules[code] ?? 'pass', verdict]); };
   for (const result of report.results) add(result.code, result.verdict);
   for (const finding of report.staticFindings) add(finding.code, SEVERITY_VERDICT[finding.severity] ?? 'pass');
-  return { rules, failing: Object.keys(rules).filter((code) => rules[code] === 'fail').sort() };
+  const unjudged = report.results.filter((result) => result.verdict === 'error').map((result) => result.code);
+  const lintUnfinished = report.lint.status === 'timeout' || report.lint.status === 'out-of-memory' || report.lint.status === 'failed';
+  const incomplete = [...(lintUnfinished ? [`the static lint did not finish (${report.lint.status})`] : []), ...(unjudged.length === 0 ? [] : [`not judged: ${unjudged.join(', ')}`])];
+  return { rules, failing: Object.keys(rules).filter((code) => rules[code] === 'fail').sort(), ...(incomplete.length === 0 ? {} : { incomplete: incomplete.join('; ') }) };
 }
 
 /** An uploaded description is linted alone: it may name no file here and no server. */

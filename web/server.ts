@@ -10,7 +10,7 @@ import type { AddressPolicy } from '../live/address-policy.js';
 import type { Report } from '../live/report.js';
 import { chooseLang, word, type Lang } from './i18n.js';
 import type { ServeOptions } from './options.js';
-import { badgeSvg, failedPage, formPage, historyPage, messagePage, progressPage, resultPage, verdictWords } from './pages.js';
+import { badgeSvg, failedPage, formPage, historyPage, messagePage, outcomeOf, progressPage, resultPage, verdictWords } from './pages.js';
 import { CheckQueue, QueueFullError } from './queue.js';
 import { progressOf, runCheck, type CheckInput } from './runner.js';
 import { SqliteStore, type CheckRecord, type Store } from './store.js';
@@ -34,6 +34,7 @@ const STATIC: Record<string, { body: Buffer; type: string }> = {
 const PROBLEM_BASE = 'https://github.com/nlgov-adr/nlgov-adr/blob/main/docs/web.md#problem-';
 const ALL_METHODS: HTTPMethods[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'TRACE'];
 const ID_PATTERN = /^[A-Za-z0-9_-]{22}$/;
+const BADGE_COLOURS = { conformant: 'green', failing: 'red', incomplete: 'grey' } as const;
 
 /** A 128-bit random id in base64url: a permalink nobody can guess or count. */
 function newId(): string {
@@ -140,6 +141,9 @@ async function buildApp(options: ServeOptions, store: Store, queue: CheckQueue, 
     if (options.tls !== undefined) reply.header('strict-transport-security', 'max-age=31536000');
     reply.header('api-version', API_VERSION);
     reply.header('vary', 'Origin, Accept-Language, Cookie');
+    // The language switch (?lang=) is remembered for the pages that follow.
+    const lang = (request.query as Record<string, unknown> | undefined)?.lang;
+    if (!isApi(request) && (lang === 'en' || lang === 'nl')) reply.header('set-cookie', `lang=${lang}; Path=/; Max-Age=31536000; SameSite=Lax${options.tls === undefined ? '' : '; Secure'}`);
     const origin = request.headers.origin;
     if (request.url.endsWith('/openapi.json')) reply.header('access-control-allow-origin', '*');
     else if (isApi(request) && origin !== undefined && options.corsOrigins.includes(origin)) {
@@ -213,10 +217,7 @@ async function buildApp(options: ServeOptions, store: Store, queue: CheckQueue, 
 
   // ---- pages ----
   route('GET', '/', (request, reply) => {
-    const lang = langOf(request);
-    const query = (request.query as Record<string, unknown>).lang;
-    if (query === 'en' || query === 'nl') reply.header('set-cookie', `lang=${query}; Path=/; Max-Age=31536000; SameSite=Lax${options.tls === undefined ? '' : '; Secure'}`);
-    return reply.type('text/html; charset=utf-8').send(formPage(lang, options.retentionDays));
+    return reply.type('text/html; charset=utf-8').send(formPage(langOf(request), options.retentionDays));
   });
 
   route('POST', '/checks', async (request, reply) => {
@@ -310,7 +311,7 @@ async function buildApp(options: ServeOptions, store: Store, queue: CheckQueue, 
     const encoded = /^([A-Za-z0-9_-]{1,2800})\.svg$/.exec(key)?.[1];
     if (encoded === undefined) throw new HttpProblem(404, 'Not found', 'a badge is /badge/<base64url of the base URL>.svg', 'not-found');
     const latest = store.history(Buffer.from(encoded, 'base64url').toString('utf8'), 20).find((record) => record.state === 'done');
-    const svg = latest === undefined ? badgeSvg('not checked', 'grey') : badgeSvg(verdictWords('en', latest.summary), (latest.summary?.failing.length ?? 0) === 0 ? 'green' : 'red');
+    const svg = latest === undefined ? badgeSvg('not checked', 'grey') : badgeSvg(verdictWords('en', latest.summary), BADGE_COLOURS[outcomeOf(latest.summary)]);
     return reply.type('image/svg+xml').send(svg);
   });
 
@@ -389,7 +390,7 @@ async function buildApp(options: ServeOptions, store: Store, queue: CheckQueue, 
       ...(record.state === 'queued' && position !== undefined ? { position } : {}),
       ...(record.state === 'running' && progress !== undefined ? { progress: { done: progress.index, total: progress.total, check: progress.check } } : {}),
       ...(record.error === undefined ? {} : { error: record.error }),
-      ...(record.summary === undefined ? {} : { conformant: record.summary.failing.length === 0, failingRules: record.summary.failing }),
+      ...(record.summary === undefined ? {} : { conformant: outcomeOf(record.summary) === 'conformant', failingRules: record.summary.failing, ...(record.summary.incomplete === undefined ? {} : { incomplete: record.summary.incomplete }) }),
       links: { self: `/api/v1/checks/${record.id}`, page: `/checks/${record.id}`, ...(record.state === 'done' ? { report: `/api/v1/checks/${record.id}/report` } : {}) },
     };
   }

@@ -9,6 +9,8 @@ export interface CheckSummary {
   /** Rule code → the worst of its live verdict and static severity, as pass, warn, fail, skip or error. */
   rules: Record<string, string>;
   failing: string[];
+  /** Why the report is incomplete (the lint did not finish, a check could not judge), as adr-check's exit code 2; absent when complete. */
+  incomplete?: string;
 }
 
 /** One check as kept: never a credential; the report redacted before it is kept. */
