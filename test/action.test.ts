@@ -1,121 +1,36 @@
 import { createServer } from 'node:net';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import ajvFormats from 'ajv-formats';
+import { join } from 'node:path';
 import { parse, stringify } from 'yaml';
 import { nlgovRules } from '../rulesets/modules.js';
 import { documentationUrl } from '../rulesets/documentation.js';
+import { ruleHelp } from '../live/rule-help.js';
 import { annotations, merged, type SarifLog, type SarifRun } from '../tools/action-report.js';
 import { conformantDocument } from './fixtures/conformant.js';
-import { cloneWorkTree, runCommand } from './support/work-tree-clone.js';
+import { annotationsIn, prepareAction, runAction as runActionAt, sarifErrors, STEP_TIMEOUT, workspaceWith as workspaceUnder, type Action, type ActionRun } from './support/action-runner.js';
 
 /**
- * The GitHub Action (action.yml) run as a runner runs a composite action: each step's `run` with
- * `bash --noprofile --norc -eo pipefail`, in its working directory, with the variables a runner
- * sets, a GITHUB_OUTPUT file per step, and the `${{ }}` expressions the action uses substituted.
- * The action path is a clone of the work tree (changes committed), so the action's own install
- * step (npm ci, which builds dist/) runs as it does on a runner; once, the first run.
+ * The GitHub Action (action.yml) run as a runner runs a composite action (test/support/action-runner.ts):
+ * each step in bash with the runner's variables, from a clone of the work tree whose dist/ is built
+ * with the repository's node_modules linked in, so the action's install step finds it built.
  */
-interface Step { name: string; id?: string; shell: string; run: string; env?: Record<string, string>; 'working-directory'?: string }
-interface Action {
-  inputs: Record<string, { description: string; default?: string }>;
-  outputs: Record<string, { description: string; value: string }>;
-  runs: { using: string; steps: Step[] };
-}
-interface Context {
-  github: { action_path: string; workspace: string };
-  inputs: Record<string, string>;
-  steps: Record<string, { outputs: Record<string, string> }>;
-}
-interface ActionRun { code: number; stdout: string; stderr: string; outputs: Record<string, string> }
-
 const action = parse(readFileSync('action.yml', 'utf8')) as Action;
 const manifest = JSON.parse(readFileSync('package.json', 'utf8')) as { name: string; version: string; homepage: string };
-const STEP_TIMEOUT = 240_000;
-
-/** The expressions the action uses: a context property (github.action_path, inputs.x, steps.x.outputs.y); an unset one is ''. */
-function substitute(text: string, context: Context): string {
-  return text.replace(/\$\{\{\s*(.*?)\s*\}\}/g, (_, expression: string) => {
-    if (!/^(github\.(action_path|workspace)|inputs\.[\w-]+|steps\.[\w-]+\.outputs\.[\w-]+)$/.test(expression)) throw new Error(`not supported here: ${expression}`);
-    const value = expression.split('.').reduce<unknown>((object, key) => (object as Record<string, unknown> | undefined)?.[key], context);
-    return typeof value === 'string' ? value : '';
-  });
-}
 
 let base: string;
 let actionPath: string;
 
-async function runAction(workspace: string, inputs: Record<string, string> = {}): Promise<ActionRun> {
-  const runnerTemp = mkdtempSync(join(base, 'runner-temp-'));
-  const defaults = Object.fromEntries(Object.entries(action.inputs).map(([name, input]) => [name, input.default ?? '']));
-  const context: Context = { github: { action_path: actionPath, workspace }, inputs: { ...defaults, ...inputs }, steps: {} };
-  const outputs = () => Object.fromEntries(Object.entries(action.outputs).map(([name, output]) => [name, substitute(output.value, context)]));
-  let stdout = '';
-  let stderr = '';
-  for (const [index, step] of action.runs.steps.entries()) {
-    expect(step.shell).toBe('bash');
-    const script = join(runnerTemp, `step-${index}.sh`);
-    const outputFile = join(runnerTemp, `output-${index}`);
-    writeFileSync(script, substitute(step.run, context));
-    writeFileSync(outputFile, '');
-    const env: NodeJS.ProcessEnv = {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
-      CI: 'true',
-      GITHUB_ACTIONS: 'true',
-      GITHUB_WORKSPACE: workspace,
-      GITHUB_ACTION_PATH: actionPath,
-      GITHUB_OUTPUT: outputFile,
-      RUNNER_OS: 'Linux',
-      RUNNER_TEMP: runnerTemp,
-      ...Object.fromEntries(Object.entries(step.env ?? {}).map(([name, value]) => [name, substitute(value, context)])),
-    };
-    const cwd = substitute(step['working-directory'] ?? '${{ github.workspace }}', context);
-    const result = await runCommand('bash', ['--noprofile', '--norc', '-eo', 'pipefail', script], { cwd, env, timeout: STEP_TIMEOUT });
-    stdout += result.stdout;
-    stderr += result.stderr;
-    if (step.id !== undefined) {
-      const lines = readFileSync(outputFile, 'utf8').split('\n').filter((line) => line !== '');
-      context.steps[step.id] = { outputs: Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)])) };
-    }
-    if (result.code !== 0) return { code: result.code, stdout, stderr, outputs: outputs() };
-  }
-  return { code: 0, stdout, stderr, outputs: outputs() };
+function runAction(workspace: string, inputs: Record<string, string> = {}): Promise<ActionRun> {
+  return runActionAt(actionPath, workspace, mkdtempSync(join(base, 'runner-temp-')), inputs);
 }
 
 /** A workspace (the checked-out repository) with these files. */
 function workspaceWith(files: Record<string, string>): string {
-  const workspace = mkdtempSync(join(base, 'workspace-'));
-  for (const [path, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(workspace, path)), { recursive: true });
-    writeFileSync(join(workspace, path), text);
-  }
-  return workspace;
-}
-
-interface Annotation { command: string; properties: Record<string, string>; message: string }
-
-function annotationsIn(stdout: string): Annotation[] {
-  return stdout.split('\n').flatMap((line) => {
-    const match = /^::(\w+) (.*?)::(.*)$/.exec(line);
-    if (match === null) return [];
-    const properties = Object.fromEntries((match[2] as string).split(',').map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]));
-    return [{ command: match[1] as string, properties, message: match[3] as string }];
-  });
+  return workspaceUnder(base, files);
 }
 
 const lineOf = (text: string, needle: string) => String(text.split('\n').findIndex((line) => line.includes(needle)) + 1);
-
-const schema = JSON.parse(readFileSync('node_modules/@microsoft/sarif-multitool-ts/assets/sarif-2.1.0.schema.json', 'utf8')) as Record<string, unknown>;
-const ajv = new Ajv2020({ allErrors: true });
-ajvFormats.default(ajv);
-const validateSarif = ajv.compile(schema);
-
-function sarifErrors(log: unknown): string[] {
-  return validateSarif(log) ? [] : (validateSarif.errors ?? []).map((error) => `${error.instancePath} ${error.message ?? ''}`);
-}
 
 // The descriptions: one with an error (in YAML), one with only a warning (in JSON), one with an
 // error where the action never looks (node_modules), and an error in a file that is no description by name.
@@ -137,9 +52,9 @@ let defaults: ActionRun;
 beforeAll(async () => {
   base = mkdtempSync(join(tmpdir(), 'nlgov-adr-action-'));
   actionPath = join(base, 'action');
-  await cloneWorkTree(actionPath);
+  await prepareAction(actionPath);
   defaults = await runAction(workspaceWith(FILES));
-}, STEP_TIMEOUT + 60_000);
+}, 2 * STEP_TIMEOUT);
 
 afterAll(() => {
   if (base !== undefined) rmSync(base, { recursive: true, force: true });
@@ -179,7 +94,7 @@ test('the SARIF log is valid SARIF 2.1.0, made by nlgov-adr of this version, eve
   const rules = run.tool.driver.rules ?? [];
   expect(rules.filter((rule) => !(rule.helpUri?.startsWith('https://') === true && (rule.shortDescription?.text ?? '') !== ''))).toEqual([]);
   for (const [code, rule] of Object.entries(nlgovRules)) {
-    expect(rules.find((descriptor) => descriptor.id === code)).toEqual({ id: code, shortDescription: { text: rule.description }, helpUri: documentationUrl(code) });
+    expect(rules.find((descriptor) => descriptor.id === code)).toEqual({ id: code, shortDescription: { text: rule.description }, helpUri: documentationUrl(code), help: ruleHelp(code, documentationUrl(code)) });
   }
   expect((run.results ?? []).map((result) => [result.ruleId, result.level, result.locations?.[0]?.physicalLocation?.artifactLocation?.uri, result.locations?.[0]?.physicalLocation?.region?.startLine])).toEqual([
     ['/core/semver', 'error', 'api/v1/openapi.yaml', Number(lineOf(errorYaml, 'version: "1.0"'))],
@@ -196,7 +111,7 @@ test('fail-severity: a warning passes at error and fails at warn; the SARIF log 
     expect(annotationsIn(result.stdout).map((annotation) => [annotation.command, annotation.properties.title])).toEqual([['warning', '/core/doc-openapi-contact']]);
     expect(existsSync(result.outputs.sarif as string)).toBe(true);
   }
-}, STEP_TIMEOUT);
+}, 2 * STEP_TIMEOUT);
 
 test('ruleset: another module set lints with its rules only', async () => {
   const result = await runAction(workspaceWith({ 'api/v1/openapi.yaml': errorYaml }), { ruleset: 'nlgov-adr/oauth' });
@@ -204,7 +119,7 @@ test('ruleset: another module set lints with its rules only', async () => {
   expect(annotationsIn(result.stdout)).toEqual([]);
 }, STEP_TIMEOUT);
 
-test('files: globs separated by spaces; one that matches nothing fails with Spectral\'s message, and no SARIF log', async () => {
+test('files: globs separated by spaces; one that matches nothing fails with Spectral\'s message and an empty SARIF log that says why', async () => {
   const workspace = workspaceWith(FILES);
   const some = await runAction(workspace, { files: 'services/**/*.json docs/*.yaml' });
   expect(annotationsIn(some.stdout).map((annotation) => [annotation.properties.title, annotation.properties.file])).toEqual([
@@ -214,8 +129,14 @@ test('files: globs separated by spaces; one that matches nothing fails with Spec
   const none = await runAction(workspace, { files: 'nothing/**/openapi.yaml' });
   expect(none.code).toBe(2);
   expect(none.stdout + none.stderr).toContain('No files found to lint');
-  expect(existsSync(none.outputs.sarif as string)).toBe(false);
-}, STEP_TIMEOUT);
+  // The README's upload step reads outputs.sarif after a failure too: a valid log with no
+  // results, the failure as a notification of the lint's invocation.
+  expect(existsSync(none.outputs.sarif as string)).toBe(true);
+  const log = JSON.parse(readFileSync(none.outputs.sarif as string, 'utf8')) as SarifLog;
+  expect(sarifErrors(log)).toEqual([]);
+  expect(log.runs.map((run) => [run.tool.driver.name, run.results])).toEqual([['nlgov-adr', []]]);
+  expect(log.runs[0]?.invocations).toEqual([{ executionSuccessful: false, exitCode: 2, toolExecutionNotifications: [{ level: 'error', message: { text: expect.stringContaining('No files found to lint') } }] }]);
+}, 2 * STEP_TIMEOUT);
 
 test('url: adr-check runs against it (here nothing answers: it says so and the action fails), the static SARIF log is still written', async () => {
   const port = await new Promise<number>((resolve) => {

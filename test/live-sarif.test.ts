@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import ajvFormats from 'ajv-formats';
 import { main } from '../live/main.js';
+import { ruleHelp } from '../live/rule-help.js';
 
 /** adr-check's own SARIF: valid 2.1.0, every rule described and linked, the static findings as results with their place. */
 const schema = JSON.parse(readFileSync('node_modules/@microsoft/sarif-multitool-ts/assets/sarif-2.1.0.schema.json', 'utf8')) as Record<string, unknown>;
@@ -30,7 +31,8 @@ test('a static run of the non-conformant example as SARIF', async () => {
       expect(rule.shortDescription?.text).not.toBe(rule.id);
       expect(rule.helpUri).toMatch(/^https:\/\//);
     }
-    expect(rules.find((rule) => rule.id === '/core/semver')).toEqual({ id: '/core/semver', shortDescription: { text: 'info.version is a strict SemVer 2.0.0 version.' }, helpUri: `https://github.com/nlgov-adr/nlgov-adr/blob/v${version}/docs/rules/core-semver.md` });
+    const semverPage = `https://github.com/nlgov-adr/nlgov-adr/blob/v${version}/docs/rules/core-semver.md`;
+    expect(rules.find((rule) => rule.id === '/core/semver')).toEqual({ id: '/core/semver', shortDescription: { text: 'info.version is a strict SemVer 2.0.0 version.' }, helpUri: semverPage, help: ruleHelp('/core/semver', semverPage) });
     const semver = run?.results.find((result) => result.ruleId === '/core/semver');
     expect(semver?.level).toBe('error');
     expect(semver?.locations[0]?.physicalLocation.artifactLocation.uri).toMatch(/examples\/non-conformant-api\.yaml$/);
