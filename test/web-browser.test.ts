@@ -166,6 +166,7 @@ test('a full queue: the page says when to come back (503 with Retry-After); the 
     expect(response.status()).toBe(503);
     const retryAfter = Number(response.headers()['retry-after']);
     expect(retryAfter).toBeGreaterThanOrEqual(5);
+    await expect(page.locator('.alert h2').textContent()).resolves.toBe('Queue full');
     await expect(page.locator('.alert p').textContent()).resolves.toBe(`The queue is full. Try again in ${retryAfter} seconds.`);
     await page.screenshot({ path: `${IMAGES}/web-queue-full.png`, fullPage: false });
     await context.close();

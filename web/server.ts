@@ -249,7 +249,7 @@ async function buildApp(options: ServeOptions, store: Store, queue: CheckQueue, 
       if (!(error instanceof HttpProblem)) throw error;
       for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);
       const text = error.type === 'queue-full' ? word(lang, 'queueFull', { seconds: error.headers['retry-after'] ?? '30' }) : error.type === 'too-large' ? word(lang, 'tooLarge', { bytes: options.maxUploadBytes }) : error.detail;
-      return reply.code(error.status).type('text/html; charset=utf-8').send(formPage(lang, options.retentionDays, { title: error.type === 'target-refused' ? 'refusedTitle' : 'errorTitle', text }, { url, paste: input.kind === 'static' && file === undefined ? paste : '' }));
+      return reply.code(error.status).type('text/html; charset=utf-8').send(formPage(lang, options.retentionDays, { title: error.type === 'target-refused' ? 'refusedTitle' : error.type === 'queue-full' ? 'queueFullTitle' : 'errorTitle', text }, { url, paste: input.kind === 'static' && file === undefined ? paste : '' }));
     }
   }, true);
 
