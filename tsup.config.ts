@@ -47,7 +47,8 @@ const vscode: Options = {
 
 /** The adr-check command: one ESM file, its shebang kept from live/cli.ts, and its lint worker beside it. */
 const cli: Options = {
-  entry: { 'adr-check': 'live/cli.ts', 'lint-worker': 'live/lint/worker.ts' },
+  // action-report: the GitHub Action's report step, which must run at a release tag without tsx.
+  entry: { 'adr-check': 'live/cli.ts', 'lint-worker': 'live/lint/worker.ts', 'action-report': 'tools/action-report.ts' },
   format: ['esm'],
   target: 'node20',
   platform: 'node',
