@@ -166,10 +166,25 @@ export function noAnswerResult(code: string, unanswered: string[], evidence: Evi
   return { code, verdict: 'error', summary: `not judged: ${parts.join(', ')}`, details: unanswered, evidence };
 }
 
-/** `127.0.0.2 is a loopback address (127.0.0.0/8, RFC 1122)` of a line ending in `(refused: <reason>. <advice>)`. */
+/**
+ * `127.0.0.2 is a loopback address (127.0.0.0/8, RFC 1122)` of a line whose last parenthesised
+ * part is `(refused: <reason>. <advice>)`. Only that last part counts: a path before it is the
+ * server's text and may say anything.
+ */
 function refusalReason(line: string): string | undefined {
-  const refusal = /\(refused: (.+)\)$/.exec(line)?.[1];
-  return refusal?.split('. ')[0];
+  const last = lastParenthesised(line);
+  return last?.startsWith('refused: ') === true ? last.slice('refused: '.length).split('. ')[0] : undefined;
+}
+
+/** The text inside the parentheses that close a line, nested ones included; undefined when it ends otherwise. */
+function lastParenthesised(line: string): string | undefined {
+  if (!line.endsWith(')')) return undefined;
+  let depth = 0;
+  for (let index = line.length - 1; index >= 0; index -= 1) {
+    if (line[index] === ')') depth += 1;
+    else if (line[index] === '(' && --depth === 0) return line.slice(index + 1, -1);
+  }
+  return undefined;
 }
 
 function refusalSummary(reasons: string[]): string {
