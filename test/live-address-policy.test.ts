@@ -188,7 +188,7 @@ describe('links and redirects a server gives do not lead to a refused address', 
     expect(authorizationServer.connections).toBe(0);
     expect(result(jsonReport(outcome), 'nlgov:oauth-flows')).toEqual(expect.objectContaining({
       verdict: 'error',
-      summary: 'not judged: 1 request got no answer',
+      summary: 'not judged: 1 request refused by the address policy (127.0.0.2 is a loopback address (127.0.0.0/8, RFC 1122))',
       details: [`GET ${metadata}: no answer (refused: 127.0.0.2 is a loopback address (127.0.0.0/8, RFC 1122). ${ADVICE})`],
     }));
   }, 40000);

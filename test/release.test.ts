@@ -53,7 +53,7 @@ describe('documentation links', () => {
     expect([REPOSITORY_URL, PACKAGE_VERSION]).toEqual([manifest.repository.url.replace(/^git\+/, '').replace(/\.git$/, ''), manifest.version]);
     expect(documentationUrl('/core/semver')).toBe(`https://github.com/nlgov-adr/nlgov-adr/blob/v${manifest.version}/docs/rules/core-semver.md`);
     expect([documentationUrl('/core/transport/cors', '1.2.0-rc.1'), repositoryPageUrl('README.md', 'unknown')]).toEqual([
-      'https://github.com/nlgov-adr/nlgov-adr/blob/v1.2.0-rc.1/README.md#live-checker-adr-check',
+      'https://github.com/nlgov-adr/nlgov-adr/blob/v1.2.0-rc.1/docs/live/core-transport-cors.md',
       `https://github.com/nlgov-adr/nlgov-adr/blob/v${manifest.version}/README.md`,
     ]);
   });
