@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import net from 'node:net';
 import { join } from 'node:path';
 import { startDnsServer } from './support/dns-server.js';
+import { jest } from '@jest/globals';
+import { main } from '../live/main.js';
 import { serveOptions } from '../web/options.js';
 import { startWebChecker } from '../web/server.js';
 import { startSilentServer, startWebLab, waitForCheck, type WebLab } from './support/web-checker.js';
@@ -198,4 +200,19 @@ test('the rate limit per client: the third submission in a minute is 429 with Re
     await limited.close();
     rmSync(folder, { recursive: true, force: true });
   }
+});
+
+test('adr-check serve with a bad flag: one line on stderr and exit 2, no server', async () => {
+  const lines: string[] = [];
+  const write = jest.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => { lines.push(String(chunk)); return true; });
+  try {
+    expect(await main(['serve', '--allow', '10.0.0.0/33'])).toBe(2);
+    expect(await main(['serve', '--max-running', '0'])).toBe(2);
+  } finally {
+    write.mockRestore();
+  }
+  expect(lines).toEqual([
+    'adr-check serve: --allow: an allowlist entry is an IP address, a CIDR range (10.1.0.0/16, fd00::/8) or a host name, not "10.0.0.0/33"\n',
+    'adr-check serve: --max-running takes a positive whole number, not 0\n',
+  ]);
 });
