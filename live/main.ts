@@ -9,7 +9,7 @@ import { boundedLine } from './bounded-report.js';
 import { DEFAULT_LINT_MEMORY_MB, runChecks, runStatic, TargetError, type RunOptions } from './run.js';
 import { packageVersion } from './version.js';
 import { TLS_DEADLINE_MS } from './context.js';
-import { chooseLintRuleset, RulesetError, useLintRuleset } from './lint/ruleset.js';
+import { chooseLintRuleset, RulesetError } from './lint/ruleset.js';
 import { AllowEntryError, createAddressPolicy, type AddressPolicy } from './address-policy.js';
 
 const HELP = `adr-check: tests a running API against the Dutch API Design Rules, and lints its description.
@@ -268,15 +268,13 @@ export async function main(argv: string[], environment: NodeJS.ProcessEnv = proc
     process.stderr.write(`adr-check: ${error.message}\n`);
     return 2;
   }
-  useLintRuleset(ruleset.ruleset);
   const progress = progressLine();
   const forms = secretForms(cli.secrets);
   try {
     const report = cli.staticOnly
-      ? await runStatic(cli.baseUrl, { deadlineMs: cli.run.client.deadlineMs, ...(cli.run.lintMemoryMb === undefined ? {} : { lintMemoryMb: cli.run.lintMemoryMb }) })
-      : await runChecks(cli.baseUrl, { ...cli.run, onProgress: progress.update });
+      ? await runStatic(cli.baseUrl, { deadlineMs: cli.run.client.deadlineMs, ...(cli.run.lintMemoryMb === undefined ? {} : { lintMemoryMb: cli.run.lintMemoryMb }), ruleset: ruleset.ruleset, rulesetLabel: ruleset.label })
+      : await runChecks(cli.baseUrl, { ...cli.run, onProgress: progress.update, ruleset: ruleset.ruleset, rulesetLabel: ruleset.label });
     progress.clear();
-    report.tool.ruleset = ruleset.label;
     const output = render(report, cli.format, { colour: cli.output === undefined && process.stdout.isTTY === true, verbose: cli.verbose, secrets: forms });
     if (cli.output === undefined) process.stdout.write(`${output}\n`);
     else writeFileSync(cli.output, `${output}\n`);

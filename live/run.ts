@@ -7,6 +7,7 @@ import { concreteGetPaths, createContext, oncePerRun, repeatedBasePath, type Che
 import { LIVE_CHECKS } from './registry.js';
 import { geoTarget } from './geo/discover.js';
 import { lintInWorker, type LintOutcome, type ReferenceFetcher } from './lint/run-lint.js';
+import type { LintRuleset } from './lint/ruleset.js';
 import { describeAnswer, type CheckResult, type Report } from './report.js';
 import { packageVersion } from './version.js';
 import { AddressRefusedError } from './address-policy.js';
@@ -18,6 +19,10 @@ export interface RunOptions {
   extraPaths: string[];
   /** Heap of the lint worker, MB. */
   lintMemoryMb?: number;
+  /** The static lint's ruleset (lint/ruleset.ts); default the full nlgov-adr. */
+  ruleset?: LintRuleset;
+  /** What the report says linted the description (report.tool.ruleset); default `nlgov-adr <version>`. */
+  rulesetLabel?: string;
   /** The checks to run; default every live check (tests give their own). */
   liveChecks?: LiveCheck[];
   /** Called as each check starts, for a progress line. */
@@ -68,7 +73,7 @@ export async function runChecks(baseUrl: string, options: RunOptions): Promise<R
   // The lint runs on its own thread within the run's deadline: the live verdicts never wait on it.
   const linting: Promise<LintOutcome | undefined> = context.description === undefined
     ? Promise.resolve(undefined)
-    : step('linting the description', () => lintInWorker(described.body, described.url, { deadline: started + options.client.deadlineMs, memoryMb: options.lintMemoryMb ?? DEFAULT_LINT_MEMORY_MB }, sameOriginFetcher(client, described.url)), undefined);
+    : step('linting the description', () => lintInWorker(described.body, described.url, { deadline: started + options.client.deadlineMs, memoryMb: options.lintMemoryMb ?? DEFAULT_LINT_MEMORY_MB }, sameOriginFetcher(client, described.url), { ...(options.ruleset === undefined ? {} : { ruleset: options.ruleset }) }), undefined);
   const results: CheckResult[] = [];
   const { checks, leftOut } = await step('choosing the checks that apply', () => applicableChecks(options.liveChecks ?? LIVE_CHECKS, context), { checks: options.liveChecks ?? LIVE_CHECKS, leftOut: [] });
   for (const [index, check] of checks.entries()) {
@@ -93,7 +98,7 @@ export async function runChecks(baseUrl: string, options: RunOptions): Promise<R
   }
   const version = packageVersion();
   return {
-    tool: { name: 'nlgov-adr', version, ruleset: `nlgov-adr ${version}` },
+    tool: { name: 'nlgov-adr', version, ruleset: options.rulesetLabel ?? `nlgov-adr ${version}` },
     target: context.baseUrl,
     ...(context.description === undefined ? {} : { document: described.url }),
     startedAt: new Date(started).toISOString(),
@@ -106,12 +111,19 @@ export async function runChecks(baseUrl: string, options: RunOptions): Promise<R
   };
 }
 
+/** How a static lint runs: its budget and ruleset, and what the report names the ruleset. */
+export interface StaticOptions {
+  deadlineMs: number;
+  lintMemoryMb?: number;
+  ruleset?: LintRuleset;
+  rulesetLabel?: string;
+}
+
 /**
  * A static-only report of a description on the user's own disk (--static): the same lint, in the
  * same worker and budget, with its file `$ref`s read and no request sent anywhere.
  */
-export async function runStatic(file: string, options: { deadlineMs: number; lintMemoryMb?: number }): Promise<Report> {
-  const started = Date.now();
+export async function runStatic(file: string, options: StaticOptions): Promise<Report> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');
@@ -119,19 +131,37 @@ export async function runStatic(file: string, options: { deadlineMs: number; lin
     throw new TargetError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
   const refuse: ReferenceFetcher = async (url) => ({ reason: `not fetched: ${url}; a static run reads only files on this machine` });
-  const lint = await lintInWorker(text, resolvePath(file), { deadline: started + options.deadlineMs, memoryMb: options.lintMemoryMb ?? DEFAULT_LINT_MEMORY_MB }, refuse, true);
+  return staticReport(text, { target: file, document: resolvePath(file) }, options, refuse, { localFile: true, notice: 'static run: the description only, no live checks' });
+}
+
+/**
+ * The report of a static lint of `text` (the CLI's --static, the web checker's uploads): the
+ * lint in a worker within the options' budget, `$ref`s answered by `fetchReference`.
+ */
+export async function staticReport(
+  text: string,
+  source: { target: string; document: string },
+  options: StaticOptions,
+  fetchReference: ReferenceFetcher,
+  how: { localFile?: boolean; notice: string },
+): Promise<Report> {
+  const started = Date.now();
+  const lint = await lintInWorker(text, source.document, { deadline: started + options.deadlineMs, memoryMb: options.lintMemoryMb ?? DEFAULT_LINT_MEMORY_MB }, fetchReference, {
+    localFile: how.localFile === true,
+    ...(options.ruleset === undefined ? {} : { ruleset: options.ruleset }),
+  });
   const version = packageVersion();
   return {
-    tool: { name: 'nlgov-adr', version, ruleset: `nlgov-adr ${version}` },
-    target: file,
-    document: resolvePath(file),
+    tool: { name: 'nlgov-adr', version, ruleset: options.rulesetLabel ?? `nlgov-adr ${version}` },
+    target: source.target,
+    document: source.document,
     startedAt: new Date(started).toISOString(),
     durationMs: Date.now() - started,
     requests: 0,
     results: [],
     staticFindings: lint.findings,
     lint: { status: lint.status, omitted: lint.omitted, durationMs: lint.durationMs, ...(lint.descriptions === undefined ? {} : { descriptions: lint.descriptions }) },
-    notices: ['static run: the description only, no live checks', ...(lint.reason === undefined ? [] : [lint.reason])],
+    notices: [how.notice, ...(lint.reason === undefined ? [] : [lint.reason])],
   };
 }
 

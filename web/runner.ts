@@ -2,10 +2,10 @@ import type { AddressPolicy } from '../live/address-policy.js';
 import { render } from '../live/formats.js';
 import { boundedLine } from '../live/bounded-report.js';
 import { secretForms } from '../live/redaction.js';
-import { runChecks, TargetError } from '../live/run.js';
-import { lintInWorker, type ReferenceFetcher } from '../live/lint/run-lint.js';
+import { runChecks, staticReport, TargetError } from '../live/run.js';
+import type { ReferenceFetcher } from '../live/lint/run-lint.js';
+import { lintWorkers } from '../live/lint/pool.js';
 import { worst, type Report, type Verdict } from '../live/report.js';
-import { packageVersion } from '../live/version.js';
 import type { ServeOptions } from './options.js';
 import type { CheckSummary, Store } from './store.js';
 
@@ -37,22 +37,8 @@ export function summarise(report: Report): CheckSummary {
 const refuseEveryReference: ReferenceFetcher = async (url) => ({ reason: `not fetched, the web checker lints an uploaded description alone (no $ref to another document is read): ${url}` });
 
 /** The same report as adr-check --static, of text that never touches the disk. */
-async function staticReport(name: string, text: string, options: ServeOptions): Promise<Report> {
-  const started = Date.now();
-  const lint = await lintInWorker(text, name, { deadline: started + options.deadlineMs, memoryMb: options.lintMemoryMb }, refuseEveryReference);
-  const version = packageVersion();
-  return {
-    tool: { name: 'nlgov-adr', version, ruleset: `nlgov-adr ${version}` },
-    target: name,
-    document: name,
-    startedAt: new Date(started).toISOString(),
-    durationMs: Date.now() - started,
-    requests: 0,
-    results: [],
-    staticFindings: lint.findings,
-    lint: { status: lint.status, omitted: lint.omitted, durationMs: lint.durationMs, ...(lint.descriptions === undefined ? {} : { descriptions: lint.descriptions }) },
-    notices: ['static check: the description only, no live checks', ...(lint.reason === undefined ? [] : [lint.reason])],
-  };
+function uploadReport(name: string, text: string, options: ServeOptions): Promise<Report> {
+  return staticReport(text, { target: name, document: name }, { deadlineMs: options.deadlineMs, lintMemoryMb: options.lintMemoryMb }, refuseEveryReference, { notice: 'static check: the description only, no live checks' });
 }
 
 /**
@@ -62,9 +48,11 @@ async function staticReport(name: string, text: string, options: ServeOptions): 
  */
 export async function runCheck(id: string, input: CheckInput, store: Store, options: ServeOptions, addressPolicy: AddressPolicy): Promise<void> {
   store.update(id, { state: 'running' });
+  // As many warm lint workers wait as checks run at once.
+  lintWorkers.keepIdle(options.maxRunning);
   const secrets = input.kind === 'live' && input.token !== undefined ? secretForms([input.token, `Bearer ${input.token}`]) : [];
   try {
-    const report = input.kind === 'static' ? await staticReport(input.name, input.text, options) : await runChecks(input.baseUrl, {
+    const report = input.kind === 'static' ? await uploadReport(input.name, input.text, options) : await runChecks(input.baseUrl, {
       client: {
         headers: input.kind === 'live' && input.token !== undefined ? { authorization: `Bearer ${input.token}` } : {},
         ...(options.ca === undefined ? {} : { ca: options.ca }),

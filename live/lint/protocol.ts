@@ -8,7 +8,9 @@ import type { LintRuleset } from './ruleset.js';
  * adr-check parses whole is parsed on a worker, within a time and memory budget, so a slow or
  * hostile document cannot starve the live requests. A worker reads no file and opens no socket:
  * every `$ref` to another document is asked of the main thread, which fetches it (same origin
- * only) through the run's bounded HTTP client.
+ * only) through the run's bounded HTTP client. A worker takes one job at a time by message
+ * (pool.ts keeps it warm for the next one); each message names its job, so that an answer late
+ * for one job is never taken for another's.
  */
 
 export type WorkerJob = LintJob | CompareJob;
@@ -43,12 +45,22 @@ export interface CompareJob {
 export type WorkerMessage =
   /** The worker has started and loaded what its job needs: the job's own time counts from here. */
   | { kind: 'ready' }
-  | { kind: 'fetch'; id: number; url: string }
+  | { kind: 'fetch'; job: number; id: number; url: string }
+  | JobResult;
+
+/** A job's answer. `reusable`: whether the worker may take another job (see worker.ts, mayLeakIntoNextJob). */
+export type JobResult = { job: number; reusable: boolean } & (
   | { kind: 'done'; findings: Finding[]; omitted: number; descriptions: Record<string, string> }
   /** The description itself exceeds a limit: not linted, one finding says why. */
   | { kind: 'refused'; finding: Finding; reason: string }
   /** `difference`: the JSON pointer of the first difference; `refused`: why the YAML was not read. */
   | { kind: 'compared'; difference?: string; refused?: string; notYaml?: string }
-  | { kind: 'failed'; message: string };
+  | { kind: 'failed'; message: string });
 
-export type FetchAnswer = { kind: 'fetched'; id: number; text: string } | { kind: 'refused'; id: number; reason: string };
+/** What the main thread sends a worker: a job (numbered by the pool), or the answer to one of its fetches. */
+export type MainMessage =
+  | { kind: 'job'; job: number; work: WorkerJob }
+  | { kind: 'fetched'; job: number; id: number; text: string }
+  | { kind: 'refused'; job: number; id: number; reason: string };
+
+export type FetchAnswer = Extract<MainMessage, { kind: 'fetched' | 'refused' }>;

@@ -33,17 +33,3 @@ export function chooseLintRuleset(given: string | undefined, directory: string):
   if (moduleSet !== undefined) return { ruleset: { kind: 'module-set', name: moduleSet }, label: `${moduleSet} ${PACKAGE_VERSION} (${choice.file})` };
   return { ruleset: { kind: 'file', file: choice.file }, label: choice.file };
 }
-
-let inUse: LintRuleset | undefined;
-
-/**
- * The ruleset every lint of this process uses from now on (adr-check's CLI sets it once per run);
- * without it, the full nlgov-adr. Module state because run.ts passes no ruleset to lintInWorker yet.
- */
-export function useLintRuleset(ruleset: LintRuleset | undefined): void {
-  inUse = ruleset;
-}
-
-export function lintRulesetInUse(): LintRuleset | undefined {
-  return inUse;
-}

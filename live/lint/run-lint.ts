@@ -1,12 +1,8 @@
-import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
 import type { Finding } from '../../lib/lint.js';
 import { DOCUMENT_LIMITS } from './guards.js';
-import type { CompareJob, FetchAnswer, LintJob, WorkerJob, WorkerMessage } from './protocol.js';
-import { lintRulesetInUse } from './ruleset.js';
+import { lintWorkers } from './pool.js';
+import type { CompareJob, FetchAnswer, JobResult, LintJob, MainMessage, WorkerJob, WorkerMessage } from './protocol.js';
+import type { LintRuleset } from './ruleset.js';
 
 export type LintStatus = 'done' | 'too-deep' | 'timeout' | 'out-of-memory' | 'failed';
 
@@ -41,80 +37,87 @@ const MAX_FINDING_CHARS = 4_000_000;
 const REFERENCE_BYTES = 10_000_000;
 const REFERENCED_DOCUMENTS = 100;
 
-/**
- * Built: dist/lint-worker.js next to dist/adr-check.js. From source (tsx, jest): a bootstrap that
- * registers tsx in the worker (Node 20 does not pass the main thread's loader hooks on), then
- * imports the TypeScript entry.
- */
-function startWorker(options: ConstructorParameters<typeof Worker>[1]): Worker {
-  const built = new URL('./lint-worker.js', import.meta.url);
-  if (existsSync(built)) return new Worker(built, options);
-  const tsxApi = pathToFileURL(join(dirname(createRequire(import.meta.url).resolve('tsx/package.json')), 'dist/esm/api/index.mjs')).href;
-  const entry = new URL('./worker.ts', import.meta.url).href;
-  const bootstrap = `(async () => { const { register } = await import(${JSON.stringify(tsxApi)}); register(); await import(${JSON.stringify(entry)}); })();`;
-  return new Worker(bootstrap, { ...options, eval: true });
-}
-
 type Unfinished = { status: 'timeout' | 'out-of-memory' | 'failed'; reason: string };
-type Finished = Exclude<WorkerMessage, { kind: 'fetch' } | { kind: 'ready' }>;
 
 /** What a job is called in the report's sentences, and what its budget is called. */
 interface JobNames { what: string; time: string; memory: string }
 
+let jobNumber = 0;
+
 /**
- * Runs one job on a worker thread within a time and memory budget, answering its fetches. Never
- * rejects: a job that runs out of budget or fails is an outcome.
+ * Runs one job on a pooled worker thread (pool.ts) within a time and memory budget, answering its
+ * fetches. Never rejects: a job that runs out of budget or fails is an outcome, and its worker is
+ * terminated, not reused.
  */
-function runInWorker(job: WorkerJob, budget: LintBudget, fetchReference: ReferenceFetcher, names: JobNames): Promise<Finished | Unfinished> {
+function runInWorker(job: WorkerJob, key: string, budget: LintBudget, fetchReference: ReferenceFetcher, names: JobNames): Promise<JobResult | Unfinished> {
   const started = Date.now();
-  const worker = startWorker({
-    workerData: job,
-    stdin: false,
-    resourceLimits: { maxOldGenerationSizeMb: budget.memoryMb, stackSizeMb: 8 },
-  });
+  const pooled = lintWorkers.take(`${key} ${budget.memoryMb}`, budget.memoryMb);
+  const { worker } = pooled;
+  jobNumber += 1;
+  const number = jobNumber;
   return new Promise((resolve) => {
     let settled = false;
-    const finish = (outcome: Finished | Unfinished) => {
+    const finish = (outcome: JobResult | Unfinished, reusable = false) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      void worker.terminate();
+      worker.off('message', onMessage).off('error', onError).off('exit', onExit);
+      lintWorkers.give(pooled, reusable);
       resolve(outcome);
     };
     const outOfTime = (ms: number) => () => finish({ status: 'timeout', reason: `${names.what} did not finish within its time budget (${(ms / 1000).toFixed(1)} s, ${names.time})` });
     let timer = setTimeout(outOfTime(budget.deadline - started), Math.max(0, budget.deadline - started));
-    worker.on('message', (message: WorkerMessage) => {
+    // The job's own time counts once its worker is ready: at once for a warm one.
+    const workFromNow = () => {
+      if (budget.workMs === undefined || settled) return;
+      const ms = Math.min(budget.workMs, budget.deadline - Date.now());
+      clearTimeout(timer);
+      timer = setTimeout(outOfTime(ms), Math.max(0, ms));
+    };
+    const onMessage = (message: WorkerMessage) => {
       if (message.kind === 'ready') {
-        if (budget.workMs === undefined || settled) return;
-        const ms = Math.min(budget.workMs, budget.deadline - Date.now());
-        clearTimeout(timer);
-        timer = setTimeout(outOfTime(ms), Math.max(0, ms));
+        pooled.ready = true;
+        workFromNow();
         return;
       }
-      if (message.kind !== 'fetch') return finish(message);
+      if (message.job !== number) return;
+      if (message.kind !== 'fetch') return finish(message, message.reusable);
       void fetchReference(message.url).then((result) => {
-        const answer: FetchAnswer = 'text' in result ? { kind: 'fetched', id: message.id, text: result.text } : { kind: 'refused', id: message.id, reason: result.reason };
+        const answer: FetchAnswer = 'text' in result ? { kind: 'fetched', job: number, id: message.id, text: result.text } : { kind: 'refused', job: number, id: message.id, reason: result.reason };
         if (!settled) worker.postMessage(answer);
       });
-    });
-    worker.on('error', (error: Error & { code?: string }) => {
+    };
+    const onError = (error: Error & { code?: string }) => {
       if (error.code === 'ERR_WORKER_OUT_OF_MEMORY') finish({ status: 'out-of-memory', reason: `${names.what} ran out of its memory budget (${budget.memoryMb} MB, ${names.memory})` });
       else finish({ status: 'failed', reason: `${names.what} failed: ${error.message}` });
-    });
-    worker.on('exit', (code) => finish({ status: 'failed', reason: `${names.what} stopped without a result (exit ${code})` }));
+    };
+    const onExit = (code: number) => finish({ status: 'failed', reason: `${names.what} stopped without a result (exit ${code})` });
+    worker.on('message', onMessage).on('error', onError).on('exit', onExit);
+    if (pooled.ready) workFromNow();
+    const message: MainMessage = { kind: 'job', job: number, work: job };
+    worker.postMessage(message);
   });
+}
+
+/** How a lint is run besides its budget. */
+export interface LintOptions {
+  /** A description the user names on their own disk (--static): its file `$ref`s are read, http(s) ones are not fetched. */
+  localFile?: boolean;
+  /** The ruleset to lint with (ruleset.ts); default the full nlgov-adr. */
+  ruleset?: LintRuleset;
 }
 
 /**
  * Lints the description on a worker thread within a time and memory budget. Never rejects: a lint
  * that runs out of budget or fails is an outcome the report shows.
  */
-export async function lintInWorker(text: string, source: string, budget: LintBudget, fetchReference: ReferenceFetcher, localFile = false): Promise<LintOutcome> {
+export async function lintInWorker(text: string, source: string, budget: LintBudget, fetchReference: ReferenceFetcher, options: LintOptions = {}): Promise<LintOutcome> {
+  const localFile = options.localFile === true;
   const started = Date.now();
   // Files on the user's disk (--static) are no requests: only their bytes and time count.
   const references = { bytes: REFERENCE_BYTES, documents: localFile ? Number.POSITIVE_INFINITY : REFERENCED_DOCUMENTS, deadline: budget.deadline };
-  const job: LintJob = { kind: 'lint', text, source, maxFindings: MAX_FINDINGS, maxFindingChars: MAX_FINDING_CHARS, limits: DOCUMENT_LIMITS, references, localFile, ruleset: lintRulesetInUse() };
-  const outcome = await runInWorker(job, budget, fetchReference, { what: 'the static lint', time: 'the rest of --deadline', memory: '--lint-memory' });
+  const job: LintJob = { kind: 'lint', text, source, maxFindings: MAX_FINDINGS, maxFindingChars: MAX_FINDING_CHARS, limits: DOCUMENT_LIMITS, references, localFile, ...(options.ruleset === undefined ? {} : { ruleset: options.ruleset }) };
+  const outcome = await runInWorker(job, `lint ${JSON.stringify(options.ruleset ?? null)}`, budget, fetchReference, { what: 'the static lint', time: 'the rest of --deadline', memory: '--lint-memory' });
   const durationMs = Date.now() - started;
   if ('status' in outcome) return { status: outcome.status, findings: [], omitted: 0, reason: outcome.reason, durationMs };
   switch (outcome.kind) {
@@ -142,7 +145,7 @@ export type ComparisonOutcome =
 export async function compareYamlInWorker(yaml: string, json: string, budget: { deadline: number; workMs: number }): Promise<ComparisonOutcome> {
   const refuse: ReferenceFetcher = async (url) => ({ reason: `not fetched: ${url}` });
   const job: CompareJob = { kind: 'compare-yaml', yaml, json, limits: DOCUMENT_LIMITS };
-  const outcome = await runInWorker(job, { ...budget, memoryMb: COMPARE_MEMORY_MB }, refuse, { what: 'its parse', time: 'a quarter of the rest of --deadline', memory: 'its heap' });
+  const outcome = await runInWorker(job, 'compare-yaml', { ...budget, memoryMb: COMPARE_MEMORY_MB }, refuse, { what: 'its parse', time: 'a quarter of the rest of --deadline', memory: 'its heap' });
   if ('status' in outcome) return { kind: 'not-judged', reason: outcome.reason };
   if (outcome.kind !== 'compared') return { kind: 'not-judged', reason: outcome.kind === 'failed' ? `its parse failed: ${outcome.message}` : `its parse answered ${outcome.kind}` };
   if (outcome.refused !== undefined) return { kind: 'not-judged', reason: outcome.refused };

@@ -1,4 +1,4 @@
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort, resourceLimits } from 'node:worker_threads';
 import { readFile } from 'node:fs/promises';
 import { firstDifference } from '../../lib/json-difference.js';
 import type { Finding } from '../../lib/lint.js';
@@ -7,48 +7,99 @@ import { boundedText } from './bounded-text.js';
 import { ReferencedDocuments } from './referenced-documents.js';
 import { readOgcSchema } from '../../lib/ogc-schema-files.js';
 import { followsFromUnreadParameter } from './follow-ons.js';
-import type { RulesetDefinition } from '@stoplight/spectral-core';
-import type { CompareJob, FetchAnswer, LintJob, WorkerJob, WorkerMessage } from './protocol.js';
+import type { Ruleset, RulesetDefinition } from '@stoplight/spectral-core';
+import type { CompareJob, JobResult, LintJob, MainMessage, WorkerJob, WorkerMessage } from './protocol.js';
+import type { LintRuleset } from './ruleset.js';
 
-/** The worker: see protocol.ts. One job per worker, given as workerData. */
+/**
+ * The worker: see protocol.ts. It takes jobs by message, one at a time, and may be kept for the
+ * next (pool.ts): what it keeps between jobs is only what every job of its ruleset shares (the
+ * modules and the loaded ruleset); a job's own state lives in the job's call.
+ */
 
 const port = parentPort;
 if (port === null) throw new Error('the lint worker runs as a worker thread');
-const job = workerData as WorkerJob;
 const post = (message: WorkerMessage) => port.postMessage(message);
+
+/** The fetches of the job in hand, by id: an answer for another job (one that ran out of time) is dropped. */
+let current: { job: number; waiting: Map<number, { resolve(text: string): void; reject(error: Error): void }>; nextId: number } | undefined;
+
+port.on('message', (message: MainMessage) => {
+  if (message.kind === 'job') {
+    void runJob(message.job, message.work);
+    return;
+  }
+  if (current === undefined || message.job !== current.job) return;
+  const pending = current.waiting.get(message.id);
+  current.waiting.delete(message.id);
+  if (message.kind === 'fetched') pending?.resolve(message.text);
+  else pending?.reject(new Error(message.reason));
+});
 post({ kind: 'ready' });
 
-const waiting = new Map<number, { resolve(text: string): void; reject(error: Error): void }>();
-let nextId = 0;
-port.on('message', (answer: FetchAnswer) => {
-  const pending = waiting.get(answer.id);
-  waiting.delete(answer.id);
-  if (answer.kind === 'fetched') pending?.resolve(answer.text);
-  else pending?.reject(new Error(answer.reason));
-});
-
 function fetchThroughMain(url: string): Promise<string> {
-  nextId += 1;
-  const id = nextId;
+  const job = current;
+  if (job === undefined) return Promise.reject(new Error(`not fetched: ${url}`));
+  job.nextId += 1;
+  const id = job.nextId;
   return new Promise((resolve, reject) => {
-    waiting.set(id, { resolve, reject });
-    post({ kind: 'fetch', id, url });
+    job.waiting.set(id, { resolve, reject });
+    post({ kind: 'fetch', job: job.job, id, url });
   });
 }
 
-async function lint(lintJob: LintJob): Promise<WorkerMessage> {
+/**
+ * Whether a text may leave state behind in Spectral's shared ajv instances (spectral-functions'
+ * `schema`, which the example rules fall back to): ajv keeps each schema it compiles, and answers
+ * a later schema with the same `$id` with the first one's validator. A key `$id` needs a `$` in the
+ * text, written or escaped (JSON `\u0024`, YAML `\x24` `\U00000024`); `$ref` alone leaves none.
+ */
+function mayLeakIntoNextJob(text: string): boolean {
+  return /\$(?!ref\b)|\\(?:u0024|x24|U00000024)/.test(text);
+}
+
+/** Whether the heap the job left is small enough for the next job to start as if fresh: under half the worker's limit. */
+function heapIsLow(): boolean {
+  const limitMb = resourceLimits.maxOldGenerationSizeMb;
+  return limitMb === undefined || process.memoryUsage().heapUsed < (limitMb * 1048576) / 2;
+}
+
+/** The worker's ruleset, loaded once: the pool gives a worker jobs of one ruleset only, and a different one is loaded anew. */
+let loaded: { key: string; ruleset: Promise<RulesetDefinition | Ruleset> } | undefined;
+
+async function rulesetOf(choice: LintRuleset | undefined, load: (choice: LintRuleset | undefined) => Promise<RulesetDefinition | Ruleset>): Promise<RulesetDefinition | Ruleset> {
+  const key = JSON.stringify(choice ?? null);
+  if (loaded?.key !== key) loaded = { key, ruleset: load(choice) };
+  const ruleset = loaded.ruleset;
+  // A ruleset that did not load is tried again by the next job (in a fresh worker: a failed job ends its worker).
+  ruleset.catch(() => { loaded = undefined; });
+  return ruleset;
+}
+
+type Answer = DistributiveOmit<JobResult, 'job' | 'reusable'>;
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+/** A lint's answer, and whether what it read may leave state behind for the next job. */
+async function lint(lintJob: LintJob): Promise<{ answer: Answer; leaves: boolean }> {
   const reading = readDocument(lintJob.text, lintJob.limits);
   if (reading.kind === 'refused') {
     const finding = refusedDescription(reading.reason, lintJob.limits.maxDepth, reading.tooDeep);
-    return { kind: 'refused', finding, reason: boundedText(`the description ${reading.reason}; it was not linted`) };
+    return { answer: { kind: 'refused', finding, reason: boundedText(`the description ${reading.reason}; it was not linted`) }, leaves: false };
   }
+  let leaves = mayLeakIntoNextJob(lintJob.text);
   // Spectral and the ruleset are loaded only for a lint: a comparison's worker starts without them.
   const [{ Resolver }, { oas }, { loadRuleset, linterWith, ruleDescriptions }, { lintDiagnostics }, { boundedFinding, keptFindings }] = await Promise.all([
     import('@stoplight/spectral-ref-resolver'), import('@stoplight/spectral-rulesets'), import('./load-ruleset.js'), import('../../lib/lint.js'), import('./findings.js'),
   ]);
-  const ruleset = await loadRuleset(lintJob.ruleset);
+  const ruleset = await rulesetOf(lintJob.ruleset, loadRuleset);
+  const fetchText = lintJob.localFile === true ? (path: string) => readFile(path, 'utf8') : fetchThroughMain;
+  const watched = async (location: string) => {
+    const text = await fetchText(location);
+    leaves ||= mayLeakIntoNextJob(text);
+    return text;
+  };
   // The user's own files (--static) are held to the same limits as a server's documents.
-  const referenced = new ReferencedDocuments(lintJob.localFile === true ? (path) => readFile(path, 'utf8') : fetchThroughMain, lintJob.limits, lintJob.references);
+  const referenced = new ReferencedDocuments(watched, lintJob.limits, lintJob.references);
   // Every reason a document was not read: /core/doc-openapi reports each once, so Spectral's invalid-ref beside it is dropped.
   const unread = new Set<string>();
   const read = {
@@ -65,7 +116,8 @@ async function lint(lintJob: LintJob): Promise<WorkerMessage> {
   const ogcFirst = (next: { resolve(ref: { href(): string }): Promise<string> }) => ({
     resolve: async (ref: { href(): string }): Promise<string> => {
       const packaged = readOgcSchema(ref.href());
-      if (packaged.kind === 'packaged') return packaged.text;
+      // The OGC's schemas declare `$id`s: compiled by the shared ajv, they stay there.
+      if (packaged.kind === 'packaged') { leaves = true; return packaged.text; }
       if (packaged.kind === 'other') return next.resolve(ref);
       unread.add(packaged.message);
       throw new Error(packaged.message);
@@ -92,7 +144,7 @@ async function lint(lintJob: LintJob): Promise<WorkerMessage> {
     && !(diagnostic.code === 'path-params' && unread.size > 0 && followsFromUnreadParameter(description(), diagnostic.path)));
   const { kept, omitted } = keptFindings(reported.map(boundedFinding), lintJob.maxFindings, lintJob.maxFindingChars);
   const rules = [ruleDescriptions(ruleset), ruleDescriptions(oas as RulesetDefinition)];
-  return { kind: 'done', findings: kept, omitted, descriptions: descriptionsOf(kept, rules) };
+  return { answer: { kind: 'done', findings: kept, omitted, descriptions: descriptionsOf(kept, rules) }, leaves };
 }
 
 // The location last in a refusal: /core/doc-openapi shows the rest as the cause (it cuts the location out) and the location as the file.
@@ -130,7 +182,7 @@ function descriptionsOf(findings: { code: string }[], rules: Array<Record<string
 }
 
 /** The served YAML against the served JSON: both read within the limits, the first difference named. */
-function compare(compareJob: CompareJob): WorkerMessage {
+function compare(compareJob: CompareJob): Answer {
   const yaml = readDocument(compareJob.yaml, compareJob.limits);
   if (yaml.kind === 'refused') return { kind: 'compared', refused: `it ${yaml.reason}` };
   const json = readDocument(compareJob.json, compareJob.limits);
@@ -140,10 +192,16 @@ function compare(compareJob: CompareJob): WorkerMessage {
   return { kind: 'compared', ...(difference === undefined ? {} : { difference: boundedText(difference, 200) }) };
 }
 
-const work: Promise<WorkerMessage> = job.kind === 'compare-yaml' ? Promise.resolve().then(() => compare(job)) : lint(job);
-work
-  .catch((error: unknown): WorkerMessage => ({ kind: 'failed', message: error instanceof Error ? error.message : String(error) }))
-  .then((message) => {
-    post(message);
-    port.close();
-  });
+/** Runs one job and answers it: a job that failed, or that may have left state behind, ends its worker's reuse. */
+async function runJob(job: number, work: WorkerJob): Promise<void> {
+  current = { job, waiting: new Map(), nextId: 0 };
+  let result: { answer: Answer; leaves: boolean };
+  try {
+    result = work.kind === 'compare-yaml' ? { answer: compare(work), leaves: false } : await lint(work);
+  } catch (error) {
+    result = { answer: { kind: 'failed', message: error instanceof Error ? error.message : String(error) }, leaves: true };
+  }
+  current = undefined;
+  const reusable = !result.leaves && result.answer.kind !== 'failed' && heapIsLow();
+  post({ ...result.answer, job, reusable } as JobResult);
+}
