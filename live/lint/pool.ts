@@ -13,8 +13,9 @@ import { Worker } from 'node:worker_threads';
  *   through module state;
  * - a worker that ran out of memory or time, failed, or whose job may have left state behind
  *   (worker.ts, `reusable`) is terminated, never reused; so is one that has done MAX_JOBS jobs;
- * - at most `maxIdle` workers wait (the web checker keeps as many as it runs checks at once),
- *   each for IDLE_MS at most, unref'd: an idle worker never keeps a process alive.
+ * - at most `maxIdle` workers wait (the web checker keeps as many as it runs checks at once), the
+ *   one idle longest ending first, each for IDLE_MS at most, unref'd: an idle worker never keeps
+ *   a process alive.
  */
 
 /** Jobs one worker does at most: what the modules it shares between jobs cache (ajv's patterns) stays bounded. */
@@ -63,10 +64,12 @@ class LintWorkerPool {
 
   /** Back after a job: kept idle when the job said it may be, else terminated. */
   give(pooled: PooledWorker, reusable: boolean): void {
-    if (!reusable || pooled.jobs >= MAX_JOBS || this.idle.length >= this.maxIdle) {
+    if (!reusable || pooled.jobs >= MAX_JOBS || this.maxIdle === 0) {
       void pooled.worker.terminate();
       return;
     }
+    // The worker idle longest makes room: the one just used is the likeliest to be asked for next.
+    for (const oldest of this.idle.slice(0, Math.max(0, this.idle.length - this.maxIdle + 1))) void this.retire(oldest);
     pooled.worker.unref();
     pooled.idleTimer = setTimeout(() => this.retire(pooled), IDLE_MS).unref();
     this.idle.push(pooled);
@@ -75,7 +78,7 @@ class LintWorkerPool {
   /** At most this many idle workers from now on (the web checker: its checks at once); extra ones end. */
   keepIdle(max: number): void {
     this.maxIdle = Math.max(0, max);
-    for (const pooled of this.idle.slice(this.maxIdle)) this.retire(pooled);
+    for (const pooled of this.idle.slice(0, Math.max(0, this.idle.length - this.maxIdle))) void this.retire(pooled);
   }
 
   /** Workers started by this process so far. */
