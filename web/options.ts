@@ -52,7 +52,7 @@ options:
   --port <n>               listen port (default 8080)
   --data <dir>             the database (default ./adr-check-data)
   --cert <file> --key <file>  serve HTTPS with this certificate and key (else plain HTTP, behind a proxy)
-  --trust-proxy            take the client's address from X-Forwarded-For (behind a proxy)
+  --trust-proxy            behind one proxy: the client is the address it appended to X-Forwarded-For
   --max-running <n>        checks at once (default 2)
   --max-queued <n>         checks waiting at most; more is 503 with Retry-After (default 20)
   --rate <n>               submissions per client per minute (default 10)

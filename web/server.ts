@@ -111,7 +111,9 @@ export async function startWebChecker(options: ServeOptions, store: Store = new 
 async function buildApp(options: ServeOptions, store: Store, queue: CheckQueue, policy: AddressPolicy): Promise<FastifyInstance> {
   const app = Fastify({
     logger: false,
-    trustProxy: options.trustProxy,
+    // One proxy in front: the client is the address that proxy appended to X-Forwarded-For, the
+    // last one. `true` would trust every hop and take the first, which the client itself writes.
+    trustProxy: options.trustProxy ? (_address: string, hop: number) => hop === 0 : false,
     bodyLimit: options.maxUploadBytes + 65_536,
     ...(options.tls === undefined ? {} : { https: webTlsOptions(options.tls.cert, options.tls.key) }),
   }) as unknown as FastifyInstance;
@@ -271,7 +273,7 @@ async function buildApp(options: ServeOptions, store: Store, queue: CheckQueue, 
   };
   route('GET', '/checks/:id/:file', (request, reply) => {
     const { id, file } = request.params as { id: string; file: string };
-    const download = DOWNLOADS[file];
+    const download = Object.hasOwn(DOWNLOADS, file) ? DOWNLOADS[file] : undefined;
     if (download === undefined) throw new HttpProblem(404, 'Not found', `there is no ${file}: report.json, report.sarif, report.junit or report.html`, 'not-found');
     const record = found(id);
     if (record.report === undefined) throw new HttpProblem(409, 'Not finished', `check ${id} has no report (${record.state})`, 'not-finished');
@@ -316,7 +318,8 @@ async function buildApp(options: ServeOptions, store: Store, queue: CheckQueue, 
   });
 
   route('GET', '/static/:file', (request, reply) => {
-    const file = STATIC[(request.params as { file: string }).file];
+    const name = (request.params as { file: string }).file;
+    const file = Object.hasOwn(STATIC, name) ? STATIC[name] : undefined;
     if (file === undefined) throw new HttpProblem(404, 'Not found', `no such file: ${request.url}`, 'not-found');
     return reply.type(file.type).send(file.body);
   });

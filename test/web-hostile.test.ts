@@ -1,0 +1,68 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { serveOptions } from '../web/options.js';
+import { startWebChecker, type WebChecker } from '../web/server.js';
+import { waitForCheck } from './support/web-checker.js';
+
+/**
+ * The web checker attacked from outside (the security review of issue 25): a client behind the
+ * operator's proxy that writes its own X-Forwarded-For, a client that takes a new IPv6 address of
+ * its /64 per request, and request paths that name the prototype of a lookup table.
+ */
+let checker: WebChecker;
+let dataDir: string;
+const RATE = 3;
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), 'adr-check-web-hostile-'));
+  checker = await startWebChecker(serveOptions({ port: 0, dataDir, trustProxy: true, ratePerMinute: RATE, deadlineMs: 30_000, lintMemoryMb: 256 }));
+}, 60000);
+
+afterAll(async () => {
+  await checker?.close();
+  rmSync(dataDir, { recursive: true, force: true });
+}, 60000);
+
+/** A submission of a private target (refused, so nothing is queued) as the proxy passes it on. */
+async function submitThroughProxy(forwardedFor: string): Promise<number> {
+  const response = await fetch(`${checker.origin}/api/v1/checks`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-forwarded-for': forwardedFor },
+    body: JSON.stringify({ url: 'http://10.0.0.1/v1' }),
+  });
+  await response.arrayBuffer();
+  return response.status;
+}
+
+test('behind one proxy, a client that writes its own X-Forwarded-For still has one rate-limit budget: the address the proxy appended', async () => {
+  const statuses: number[] = [];
+  // The proxy appends the peer it saw (198.51.100.7) to whatever the client sent.
+  for (let index = 1; index <= RATE + 1; index += 1) statuses.push(await submitThroughProxy(`203.0.113.${index}, 198.51.100.7`));
+  expect(statuses).toEqual([422, 422, 422, 429]);
+});
+
+// @fastify/rate-limit keys IPv6 clients by their /64 (its ipv6Subnet default): this holds that in place.
+test('a client that takes a new IPv6 address of its /64 for each submission has one rate-limit budget', async () => {
+  const statuses: number[] = [];
+  for (let index = 1; index <= RATE + 1; index += 1) statuses.push(await submitThroughProxy(`2001:db8:7:8::${index.toString(16)}`));
+  expect(statuses).toEqual([422, 422, 422, 429]);
+  // Another /64 is another client.
+  expect(await submitThroughProxy('2001:db8:7:9::1')).toBe(422);
+});
+
+test('a static file or a download named after a property of Object.prototype is 404 problem+json, not a 500', async () => {
+  const submitted = await fetch(`${checker.origin}/api/v1/checks`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ description: 'openapi: 3.0.3\ninfo: {title: t, version: "1.0.0"}\npaths: {}\n', name: 'tiny.yaml' }),
+  });
+  expect(submitted.status).toBe(202);
+  const { id } = await submitted.json() as { id: string };
+  await waitForCheck(checker.origin, id, 60_000);
+  for (const path of ['/static/__proto__', '/static/constructor', '/static/toString', `/checks/${id}/__proto__`, `/checks/${id}/constructor`, `/checks/${id}/hasOwnProperty`]) {
+    const response = await fetch(`${checker.origin}${path}`, { headers: { accept: 'application/json' } });
+    const problem = await response.json() as { status: number; title: string };
+    expect([path, response.status, response.headers.get('content-type'), problem.title]).toEqual([path, 404, 'application/problem+json; charset=utf-8', 'Not found']);
+  }
+}, 90000);
