@@ -43,7 +43,7 @@ const SPEC_HEADER = '"A protected resource MUST accept it there [in the Authoriz
 /** The conformant resource server: no token 401 Bearer problem+json, the header token works, the query token is a request without a token. */
 const resourcePasses: Expectation = {
   code: QUERY, verdict: 'pass', spec: SPEC_QUERY,
-  details: [/^GET \/gebouwen: 401 Bearer problem\+json without a token; the token works in the Authorization header and is refused in the query string$/],
+  details: [/^GET \/v1\/gebouwen: 401 Bearer problem\+json without a token; the token works in the Authorization header and is refused in the query string$/],
 };
 
 export const LAB_CASES: LabCase[] = [
@@ -70,7 +70,7 @@ export const LAB_CASES: LabCase[] = [
       {
         code: QUERY, verdict: 'warn', spec: 'SPEC Errors 3: "Error responses SHOULD use the media type application/problem+json"; RFC 6750 3: the resource server MUST include the WWW-Authenticate header, which it does',
         why: 'The 401 has the Bearer challenge RFC 6750 needs; only its type is not problem+json, a SHOULD.',
-        details: [/^GET \/gebouwen without a token: the 401 has Content-Type: application\/json; charset=utf-8, expected application\/problem\+json \(SPEC: error responses SHOULD use it\); its Bearer challenge is right$/],
+        details: [/^GET \/v1\/gebouwen without a token: the 401 has Content-Type: application\/json; charset=utf-8, expected application\/problem\+json \(SPEC: error responses SHOULD use it\); its Bearer challenge is right$/],
         absent: [/expected Bearer/],
       },
     ],
@@ -90,7 +90,7 @@ export const LAB_CASES: LabCase[] = [
       {
         code: QUERY, verdict: 'warn', spec: `${SPEC_QUERY} (refused is refused); RFC 6750 3.1: a request without a usable token gets 401 with the Bearer challenge, or 400 invalid_request`,
         why: 'The query token is refused, with a plain 400 and no Bearer challenge.',
-        details: [/^GET \/gebouwen with the token in \?access_token= answers 400: refused, as SPEC requires, but RFC 6750 section 3\.1 answers/],
+        details: [/^GET \/v1\/gebouwen with the token in \?access_token= answers 400: refused, as SPEC requires, but RFC 6750 section 3\.1 answers/],
         absent: [/accepted in the query string/],
       },
     ],
@@ -108,7 +108,7 @@ export const LAB_CASES: LabCase[] = [
       {
         code: QUERY, verdict: 'warn', spec: `${SPEC_QUERY}; RFC 6750 3.1: 403 is for insufficient_scope, a request without a usable token gets 401`,
         why: 'The query token is refused, with a 403.',
-        details: [/^GET \/gebouwen with the token in \?access_token= answers 403: refused, as SPEC requires, but RFC 6750 section 3\.1/, /is refused in the query string \(403\)/],
+        details: [/^GET \/v1\/gebouwen with the token in \?access_token= answers 403: refused, as SPEC requires, but RFC 6750 section 3\.1/, /is refused in the query string \(403\)/],
         absent: [/accepted in the query string/],
       },
     ],
@@ -125,7 +125,7 @@ export const LAB_CASES: LabCase[] = [
       },
       {
         code: QUERY, verdict: 'fail', spec: SPEC_QUERY,
-        details: [/^GET \/gebouwen with the token in \?access_token= answers 200: the token is accepted in the query string, where a protected resource MUST NOT accept it/],
+        details: [/^GET \/v1\/gebouwen with the token in \?access_token= answers 200: the token is accepted in the query string, where a protected resource MUST NOT accept it/],
       },
     ],
   },
@@ -140,7 +140,7 @@ export const LAB_CASES: LabCase[] = [
       {
         code: QUERY, verdict: 'pass', spec: `${SPEC_HEADER} ${SPEC_QUERY}; RFC 6750 3.1: insufficient_scope gets 403`,
         why: 'The header token is read (403 insufficient_scope, not a 401): the header is accepted; the same token in the query gets 401, a request without a token.',
-        details: [/^GET \/gebouwen: 401 Bearer problem\+json without a token; the token in the Authorization header is read but does not grant access \(403, Bearer .*insufficient_scope.*\) and is refused in the query string$/],
+        details: [/^GET \/v1\/gebouwen: 401 Bearer problem\+json without a token; the token in the Authorization header is read but does not grant access \(403, Bearer .*insufficient_scope.*\) and is refused in the query string$/],
         absent: [/works/],
       },
     ],
@@ -167,7 +167,7 @@ export const LAB_CASES: LabCase[] = [
       {
         code: QUERY, verdict: 'pass', spec: `RFC 6750 3.1: invalid_token "The access token provided is expired, revoked, malformed, or invalid"; the resource SHOULD respond with 401`,
         why: 'Refusing an expired token with 401 error="invalid_token" is right: the token is the user\'s to fix, the rest is judged.',
-        details: [/^GET \/gebouwen: 401 Bearer problem\+json without a token$/, /^with a token not judged: the given token is refused as invalid \(401, WWW-Authenticate: Bearer .*error="invalid_token".*\), as RFC 6750 section 3\.1 has it/],
+        details: [/^GET \/v1\/gebouwen: 401 Bearer problem\+json without a token$/, /^with a token not judged: the given token is refused as invalid \(401, WWW-Authenticate: Bearer .*error="invalid_token".*\), as RFC 6750 section 3\.1 has it/],
         absent: [/not accepted/],
       },
     ],

@@ -102,7 +102,7 @@ test('a foreign Origin allowed on the preflight only: CORS fails', async () => {
   });
   const cors = result((await check(server.baseUrl)).report, '/core/transport/cors');
   expect(cors?.verdict).toBe('fail');
-  expect(cors?.details).toEqual(['the preflight (OPTIONS) of / allows a foreign Origin: Access-Control-Allow-Origin: https://adr-check.invalid', 'allowed origin not tested: give --cors-origin <origin>']);
+  expect(cors?.details).toEqual(['the preflight (OPTIONS) of /v1 allows a foreign Origin: Access-Control-Allow-Origin: https://adr-check.invalid', 'allowed origin not tested: give --cors-origin <origin>']);
 }, 60000);
 
 test('a 405 on the base URL with an empty Allow fails, shown as (empty)', async () => {
@@ -113,7 +113,7 @@ test('a 405 on the base URL with an empty Allow fails, shown as (empty)', async 
   });
   const methods = result((await check(server.baseUrl)).report, '/core/http-methods');
   expect(methods?.verdict).toBe('fail');
-  expect(methods?.details).toEqual(['TRACE /: 405 has Allow: (empty), expected the allowed methods']);
+  expect(methods?.details).toEqual(['TRACE /v1: 405 has Allow: (empty), expected the allowed methods']);
   expect(methods?.evidence[0]?.headers).toEqual({ allow: '' });
 }, 60000);
 
