@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serveOptions } from '../web/options.js';
 import { startWebChecker, type WebChecker } from '../web/server.js';
+import { startDnsServer } from './support/dns-server.js';
 import { waitForCheck } from './support/web-checker.js';
 
 /**
@@ -66,3 +67,27 @@ test('a static file or a download named after a property of Object.prototype is 
     expect([path, response.status, response.headers.get('content-type'), problem.title]).toEqual([path, 404, 'application/problem+json; charset=utf-8', 'Not found']);
   }
 }, 90000);
+
+test('a batch is taken whole: a name that answers a private address on a second look-up does not leave the batch half queued', async () => {
+  // steady.test is always 127.0.0.1 (allowed here); flip.test is 127.0.0.1 when the batch is judged, 127.0.0.2 (refused) after.
+  const dns = await startDnsServer({ 'steady.test': ['127.0.0.1'], 'flip.test': ['127.0.0.1', '127.0.0.2'] });
+  const flipDir = mkdtempSync(join(tmpdir(), 'adr-check-web-hostile-'));
+  const flipChecker = await startWebChecker(serveOptions({ port: 0, dataDir: flipDir, allow: ['127.0.0.1/32'], dnsServer: dns.address, deadlineMs: 20_000, timeoutMs: 1000, lintMemoryMb: 256 }));
+  try {
+    const response = await fetch(`${flipChecker.origin}/api/v1/batches`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ urls: ['http://steady.test:9/v1', 'http://flip.test:9/v1'] }),
+    });
+    const batch = await response.json() as { checks?: Array<{ id: string; target: string }> };
+    expect([response.status, batch.checks?.map((check) => check.target)]).toEqual([202, ['http://steady.test:9/v1', 'http://flip.test:9/v1']]);
+    const flipped = await waitForCheck(flipChecker.origin, batch.checks?.[1]?.id ?? '', 60_000);
+    // The run looks again and connects nowhere: refused on the address it got.
+    expect(flipped.state).toBe('failed');
+    expect(String(flipped.error)).toContain('refused: flip.test is at 127.0.0.2, a loopback address');
+  } finally {
+    await flipChecker.close();
+    await dns.close();
+    rmSync(flipDir, { recursive: true, force: true });
+  }
+}, 120000);

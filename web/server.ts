@@ -180,12 +180,17 @@ async function buildApp(options: ServeOptions, store: Store, queue: CheckQueue, 
   }
 
   /** Refused, full, or queued: the one way a check enters, for the page, the API and a batch. */
-  async function submit(input: CheckInput, batchId?: string): Promise<CheckRecord> {
+  async function submit(input: CheckInput): Promise<CheckRecord> {
     if (input.kind === 'live') {
       const refusal = await targetRefusal(input.baseUrl, policy, options.dnsServer);
       if (refusal !== undefined) throw new HttpProblem(422, 'Target refused', refusal, 'target-refused');
     }
     if (!queue.hasRoom()) throw queueFull(queue.retryAfterSeconds());
+    return enqueue(input);
+  }
+
+  /** Queues a check whose target was admitted and for which the queue has room. */
+  function enqueue(input: CheckInput, batchId?: string): CheckRecord {
     const record: CheckRecord = {
       id: newId(),
       kind: input.kind,
@@ -362,7 +367,9 @@ async function buildApp(options: ServeOptions, store: Store, queue: CheckQueue, 
     if (accepted.length === 0) throw new HttpProblem(422, 'Targets refused', refusals.map((entry) => `${entry.url}: ${entry.reason ?? ''}`).join('; '), 'target-refused');
     if (!queue.hasRoom(accepted.length)) throw queueFull(queue.retryAfterSeconds());
     const batchId = newId();
-    const checks = await Promise.all(accepted.map((url) => submit({ kind: 'live', baseUrl: url }, batchId)));
+    // Each URL was admitted above and the queue has room for all: queued without a second look-up,
+    // which could answer otherwise and leave the batch half queued. The run checks every address again.
+    const checks = accepted.map((url) => enqueue({ kind: 'live', baseUrl: url }, batchId));
     store.insertBatch({ id: batchId, createdAt: new Date().toISOString(), checkIds: checks.map((check) => check.id) });
     return reply.code(202).header('location', `/api/v1/batches/${batchId}`).type('application/json').send({
       id: batchId,
