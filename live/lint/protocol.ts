@@ -48,7 +48,7 @@ export type WorkerMessage =
   | { kind: 'fetch'; job: number; id: number; url: string }
   | JobResult;
 
-/** A job's answer. `reusable`: whether the worker may take another job (see worker.ts, mayLeakIntoNextJob). */
+/** A job's answer. `reusable`: whether the worker may take another job (worker.ts, runJob). */
 export type JobResult = { job: number; reusable: boolean } & (
   | { kind: 'done'; findings: Finding[]; omitted: number; descriptions: Record<string, string> }
   /** The description itself exceeds a limit: not linted, one finding says why. */

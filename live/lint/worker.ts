@@ -48,16 +48,6 @@ function fetchThroughMain(url: string): Promise<string> {
   });
 }
 
-/**
- * Whether a text may leave state behind in Spectral's shared ajv instances (spectral-functions'
- * `schema`, which the example rules fall back to): ajv keeps each schema it compiles, and answers
- * a later schema with the same `$id` with the first one's validator. A key `$id` needs a `$` in the
- * text, written or escaped (JSON `\u0024`, YAML `\x24` `\U00000024`); `$ref` alone leaves none.
- */
-function mayLeakIntoNextJob(text: string): boolean {
-  return /\$(?!ref\b)|\\(?:u0024|x24|U00000024)/.test(text);
-}
-
 /** Whether the heap the job left is small enough for the next job to start as if fresh: under half the worker's limit. */
 function heapIsLow(): boolean {
   const limitMb = resourceLimits.maxOldGenerationSizeMb;
@@ -70,36 +60,26 @@ let loaded: { key: string; ruleset: Promise<RulesetDefinition | Ruleset> } | und
 async function rulesetOf(choice: LintRuleset | undefined, load: (choice: LintRuleset | undefined) => Promise<RulesetDefinition | Ruleset>): Promise<RulesetDefinition | Ruleset> {
   const key = JSON.stringify(choice ?? null);
   if (loaded?.key !== key) loaded = { key, ruleset: load(choice) };
-  const ruleset = loaded.ruleset;
-  // A ruleset that did not load is tried again by the next job (in a fresh worker: a failed job ends its worker).
-  ruleset.catch(() => { loaded = undefined; });
-  return ruleset;
+  // A ruleset that did not load fails the job, and a failed job ends its worker: the next one loads it anew.
+  return loaded.ruleset;
 }
 
 type Answer = DistributiveOmit<JobResult, 'job' | 'reusable'>;
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
-/** A lint's answer, and whether what it read may leave state behind for the next job. */
-async function lint(lintJob: LintJob): Promise<{ answer: Answer; leaves: boolean }> {
+async function lint(lintJob: LintJob): Promise<Answer> {
   const reading = readDocument(lintJob.text, lintJob.limits);
   if (reading.kind === 'refused') {
     const finding = refusedDescription(reading.reason, lintJob.limits.maxDepth, reading.tooDeep);
-    return { answer: { kind: 'refused', finding, reason: boundedText(`the description ${reading.reason}; it was not linted`) }, leaves: false };
+    return { kind: 'refused', finding, reason: boundedText(`the description ${reading.reason}; it was not linted`) };
   }
-  let leaves = mayLeakIntoNextJob(lintJob.text);
   // Spectral and the ruleset are loaded only for a lint: a comparison's worker starts without them.
   const [{ Resolver }, { oas }, { loadRuleset, linterWith, ruleDescriptions }, { lintDiagnostics }, { boundedFinding, keptFindings }] = await Promise.all([
     import('@stoplight/spectral-ref-resolver'), import('@stoplight/spectral-rulesets'), import('./load-ruleset.js'), import('../../lib/lint.js'), import('./findings.js'),
   ]);
   const ruleset = await rulesetOf(lintJob.ruleset, loadRuleset);
-  const fetchText = lintJob.localFile === true ? (path: string) => readFile(path, 'utf8') : fetchThroughMain;
-  const watched = async (location: string) => {
-    const text = await fetchText(location);
-    leaves ||= mayLeakIntoNextJob(text);
-    return text;
-  };
   // The user's own files (--static) are held to the same limits as a server's documents.
-  const referenced = new ReferencedDocuments(watched, lintJob.limits, lintJob.references);
+  const referenced = new ReferencedDocuments(lintJob.localFile === true ? (path) => readFile(path, 'utf8') : fetchThroughMain, lintJob.limits, lintJob.references);
   // Every reason a document was not read: /core/doc-openapi reports each once, so Spectral's invalid-ref beside it is dropped.
   const unread = new Set<string>();
   const read = {
@@ -116,8 +96,7 @@ async function lint(lintJob: LintJob): Promise<{ answer: Answer; leaves: boolean
   const ogcFirst = (next: { resolve(ref: { href(): string }): Promise<string> }) => ({
     resolve: async (ref: { href(): string }): Promise<string> => {
       const packaged = readOgcSchema(ref.href());
-      // The OGC's schemas declare `$id`s: compiled by the shared ajv, they stay there.
-      if (packaged.kind === 'packaged') { leaves = true; return packaged.text; }
+      if (packaged.kind === 'packaged') return packaged.text;
       if (packaged.kind === 'other') return next.resolve(ref);
       unread.add(packaged.message);
       throw new Error(packaged.message);
@@ -144,7 +123,7 @@ async function lint(lintJob: LintJob): Promise<{ answer: Answer; leaves: boolean
     && !(diagnostic.code === 'path-params' && unread.size > 0 && followsFromUnreadParameter(description(), diagnostic.path)));
   const { kept, omitted } = keptFindings(reported.map(boundedFinding), lintJob.maxFindings, lintJob.maxFindingChars);
   const rules = [ruleDescriptions(ruleset), ruleDescriptions(oas as RulesetDefinition)];
-  return { answer: { kind: 'done', findings: kept, omitted, descriptions: descriptionsOf(kept, rules) }, leaves };
+  return { kind: 'done', findings: kept, omitted, descriptions: descriptionsOf(kept, rules) };
 }
 
 // The location last in a refusal: /core/doc-openapi shows the rest as the cause (it cuts the location out) and the location as the file.
@@ -192,16 +171,22 @@ function compare(compareJob: CompareJob): Answer {
   return { kind: 'compared', ...(difference === undefined ? {} : { difference: boundedText(difference, 200) }) };
 }
 
-/** Runs one job and answers it: a job that failed, or that may have left state behind, ends its worker's reuse. */
+/**
+ * Runs one job and answers it. The worker is offered for another job only when this one ended
+ * normally and left its heap low: what Spectral and our rules keep between runs is keyed by the
+ * run (spectral-functions' ajv instances and lib/'s caches hang on the run's document inventory or
+ * its objects, in WeakMaps), or is the ruleset's own (spectral's patterns); lib/ajv-interpreter.ts
+ * keeps each pattern a description declares compiled, in a Map that pool.ts's MAX_JOBS bounds. A
+ * job that failed may have left anything, and its worker ends.
+ */
 async function runJob(job: number, work: WorkerJob): Promise<void> {
   current = { job, waiting: new Map(), nextId: 0 };
-  let result: { answer: Answer; leaves: boolean };
+  let answer: Answer;
   try {
-    result = work.kind === 'compare-yaml' ? { answer: compare(work), leaves: false } : await lint(work);
+    answer = work.kind === 'compare-yaml' ? compare(work) : await lint(work);
   } catch (error) {
-    result = { answer: { kind: 'failed', message: error instanceof Error ? error.message : String(error) }, leaves: true };
+    answer = { kind: 'failed', message: error instanceof Error ? error.message : String(error) };
   }
   current = undefined;
-  const reusable = !result.leaves && result.answer.kind !== 'failed' && heapIsLow();
-  post({ ...result.answer, job, reusable } as JobResult);
+  post({ ...answer, job, reusable: answer.kind !== 'failed' && heapIsLow() } as JobResult);
 }
