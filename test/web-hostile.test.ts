@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serveOptions } from '../web/options.js';
@@ -91,3 +91,15 @@ test('a batch is taken whole: a name that answers a private address on a second 
     rmSync(flipDir, { recursive: true, force: true });
   }
 }, 120000);
+
+test('the data folder the web checker makes is for its own user only: other users of the machine cannot read uploads or reports', async () => {
+  const parent = mkdtempSync(join(tmpdir(), 'adr-check-web-hostile-'));
+  const made = join(parent, 'data');
+  const own = await startWebChecker(serveOptions({ port: 0, dataDir: made }));
+  try {
+    expect((statSync(made).mode & 0o777).toString(8)).toBe('700');
+  } finally {
+    await own.close();
+    rmSync(parent, { recursive: true, force: true });
+  }
+});

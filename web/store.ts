@@ -120,7 +120,8 @@ export class SqliteStore implements Store {
 
   /** `dataDir` ':memory:' keeps nothing on disk. */
   constructor(dataDir: string) {
-    if (dataDir !== ':memory:') mkdirSync(dataDir, { recursive: true });
+    // Uploaded descriptions and reports are for their permalink's holders only: not for other users of the machine.
+    if (dataDir !== ':memory:') mkdirSync(dataDir, { recursive: true, mode: 0o700 });
     this.db = openDatabase(dataDir === ':memory:' ? ':memory:' : join(dataDir, 'adr-check-web.sqlite'));
     this.db.exec('PRAGMA journal_mode = WAL;');
     this.db.exec(SCHEMA);
