@@ -1,4 +1,6 @@
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serveOptions } from '../web/options.js';
@@ -103,3 +105,31 @@ test('the data folder the web checker makes is for its own user only: other user
     rmSync(parent, { recursive: true, force: true });
   }
 });
+
+test("a check made with a token is not linked from the base URL's history: its report, with what the token opened, only through its permalink", async () => {
+  // A protected API that answers the token's holder with personal data.
+  const api = http.createServer((request, response) => {
+    const opened = request.headers.authorization === 'Bearer history-token-1';
+    response.writeHead(opened ? 200 : 401, { 'content-type': 'application/json', 'api-version': '1.0.0' });
+    response.end(request.url === '/v1/openapi.json' ? JSON.stringify({ openapi: '3.0.3', info: { title: 't', version: '1.0.0' }, paths: {} }) : JSON.stringify(opened ? { bsn: '999999990' } : { status: 401 }));
+  });
+  await new Promise<void>((resolve) => api.listen(0, '127.0.0.1', resolve));
+  const baseUrl = `http://127.0.0.1:${(api.address() as AddressInfo).port}/v1`;
+  const ownDir = mkdtempSync(join(tmpdir(), 'adr-check-web-hostile-'));
+  const own = await startWebChecker(serveOptions({ port: 0, dataDir: ownDir, allow: ['127.0.0.1/32'], deadlineMs: 30_000, timeoutMs: 2000, lintMemoryMb: 256 }));
+  try {
+    const submit = async (body: object) => (await (await fetch(`${own.origin}/api/v1/checks`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).json() as { id: string }).id;
+    const withToken = await submit({ url: baseUrl, token: 'history-token-1' });
+    const without = await submit({ url: baseUrl });
+    await waitForCheck(own.origin, withToken, 90_000);
+    await waitForCheck(own.origin, without, 90_000);
+    const history = await (await fetch(`${own.origin}/history?url=${encodeURIComponent(baseUrl)}`)).text();
+    expect([history.includes(`href="/checks/${without}"`), history.includes(withToken), history.includes('checked with a token: its report only through its permalink')]).toEqual([true, false, true]);
+    // The permalink itself still shows it.
+    expect((await fetch(`${own.origin}/checks/${withToken}`)).status).toBe(200);
+  } finally {
+    await own.close();
+    await new Promise<void>((resolve) => api.close(() => resolve()));
+    rmSync(ownDir, { recursive: true, force: true });
+  }
+}, 200000);

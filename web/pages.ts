@@ -138,7 +138,9 @@ export function historyPage(lang: Lang, target: string, records: CheckRecord[], 
     const changed = record.state === 'done' ? changes(previous?.summary, record.summary) : [];
     const result = record.state === 'done' ? verdictWords(lang, record.summary) : record.state === 'failed' ? `${word(lang, 'failedTitle')}: ${record.error ?? ''}` : record.state;
     const changedCell = previous === undefined || record.state !== 'done' ? '—' : changed.length === 0 ? word(lang, 'noChange') : `<ul>${changed.map((line) => `<li><code>${escapeHtml(line)}</code></li>`).join('')}</ul>`;
-    return `<tr><td><a href="/checks/${escapeHtml(record.id)}">${escapeHtml(record.createdAt)}</a></td><td>${escapeHtml(result)}</td><td>${changedCell === '—' || changed.length === 0 ? escapeHtml(changedCell) : changedCell}</td></tr>`;
+    // A check made with a token is not linked: its report is for whoever holds its permalink.
+    const when = record.withToken === true ? `${escapeHtml(record.createdAt)} <span class="why">(${escapeHtml(word(lang, 'historyWithToken'))})</span>` : `<a href="/checks/${escapeHtml(record.id)}">${escapeHtml(record.createdAt)}</a>`;
+    return `<tr><td>${when}</td><td>${escapeHtml(result)}</td><td>${changedCell === '—' || changed.length === 0 ? escapeHtml(changedCell) : changedCell}</td></tr>`;
   }).join('');
   const badgeUrl = `${origin}${badgePath}`;
   const body = `<h1>${escapeHtml(word(lang, 'historyTitle', { target }))}</h1>

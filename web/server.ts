@@ -199,6 +199,7 @@ async function buildApp(options: ServeOptions, store: Store, queue: CheckQueue, 
       createdAt: new Date().toISOString(),
       ...(input.kind === 'static' ? { description: input.text } : {}),
       ...(batchId === undefined ? {} : { batchId }),
+      ...(input.kind === 'live' && input.token !== undefined ? { withToken: true } : {}),
     };
     store.insert(record);
     const checked: CheckInput = input.kind === 'live' ? { ...input, baseUrl: record.target } : input;

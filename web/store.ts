@@ -30,6 +30,11 @@ export interface CheckRecord {
   /** An uploaded or pasted description, until the retention period ends. */
   description?: string;
   batchId?: string;
+  /**
+   * Made with a token: the report holds what the token opened (excerpts of protected responses),
+   * so it is reached only through its permalink, never linked from the base URL's history.
+   */
+  withToken?: boolean;
 }
 
 export interface BatchRecord { id: string; createdAt: string; checkIds: string[] }
@@ -82,17 +87,17 @@ function openDatabase(file: string): Database {
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS checks (
   id TEXT PRIMARY KEY, kind TEXT NOT NULL, target TEXT NOT NULL, state TEXT NOT NULL,
-  created_at TEXT NOT NULL, finished_at TEXT, report TEXT, error TEXT, summary TEXT, description TEXT, batch_id TEXT
+  created_at TEXT NOT NULL, finished_at TEXT, report TEXT, error TEXT, summary TEXT, description TEXT, batch_id TEXT, with_token INTEGER
 );
 CREATE INDEX IF NOT EXISTS checks_target ON checks (target, created_at);
 CREATE TABLE IF NOT EXISTS batches (id TEXT PRIMARY KEY, created_at TEXT NOT NULL, check_ids TEXT NOT NULL);
 `;
 
 const COLUMNS: Record<keyof Omit<CheckRecord, 'id'>, string> = {
-  kind: 'kind', target: 'target', state: 'state', createdAt: 'created_at', finishedAt: 'finished_at', report: 'report', error: 'error', summary: 'summary', description: 'description', batchId: 'batch_id',
+  kind: 'kind', target: 'target', state: 'state', createdAt: 'created_at', finishedAt: 'finished_at', report: 'report', error: 'error', summary: 'summary', description: 'description', batchId: 'batch_id', withToken: 'with_token',
 };
 
-interface Row { id: string; kind: string; target: string; state: string; created_at: string; finished_at: string | null; report: string | null; error: string | null; summary: string | null; description: string | null; batch_id: string | null }
+interface Row { id: string; kind: string; target: string; state: string; created_at: string; finished_at: string | null; report: string | null; error: string | null; summary: string | null; description: string | null; batch_id: string | null; with_token?: number | null }
 
 function fromRow(row: Row): CheckRecord {
   return {
@@ -107,11 +112,13 @@ function fromRow(row: Row): CheckRecord {
     ...(row.summary === null ? {} : { summary: JSON.parse(row.summary) as CheckSummary }),
     ...(row.description === null ? {} : { description: row.description }),
     ...(row.batch_id === null ? {} : { batchId: row.batch_id }),
+    ...(row.with_token === 1 ? { withToken: true } : {}),
   };
 }
 
 function column(key: keyof Omit<CheckRecord, 'id'>, value: unknown): unknown {
   if (value === undefined) return null;
+  if (typeof value === 'boolean') return value ? 1 : 0;
   return key === 'summary' ? JSON.stringify(value) : value;
 }
 
@@ -125,6 +132,9 @@ export class SqliteStore implements Store {
     this.db = openDatabase(dataDir === ':memory:' ? ':memory:' : join(dataDir, 'adr-check-web.sqlite'));
     this.db.exec('PRAGMA journal_mode = WAL;');
     this.db.exec(SCHEMA);
+    // A database made before with_token existed gets it; its checks count as made without a token.
+    const columns = this.db.prepare('PRAGMA table_info(checks)').all() as { name: string }[];
+    if (!columns.some((found) => found.name === 'with_token')) this.db.exec('ALTER TABLE checks ADD COLUMN with_token INTEGER');
   }
 
   insert(record: CheckRecord): void {
@@ -144,7 +154,7 @@ export class SqliteStore implements Store {
   }
 
   history(target: string, limit: number): CheckRecord[] {
-    const rows = this.db.prepare('SELECT id, kind, target, state, created_at, finished_at, NULL AS report, error, summary, NULL AS description, batch_id FROM checks WHERE target = ? AND kind = \'live\' ORDER BY created_at DESC, rowid DESC LIMIT ?').all(target, limit) as Row[];
+    const rows = this.db.prepare('SELECT id, kind, target, state, created_at, finished_at, NULL AS report, error, summary, NULL AS description, batch_id, with_token FROM checks WHERE target = ? AND kind = \'live\' ORDER BY created_at DESC, rowid DESC LIMIT ?').all(target, limit) as Row[];
     return rows.map(fromRow);
   }
 
