@@ -106,17 +106,24 @@ function relativePath(context: CheckContext, url: string): string | undefined {
   return new URL(url).pathname.slice(new URL(context.baseUrl).pathname.replace(/\/+$/, '').length);
 }
 
-/** The JSON media type the POST's request body declares: geo+json first for an OGC API. */
+/**
+ * The JSON media type the POST's request body declares: geo+json first for an OGC API. A POST
+ * declared without any request body content (QGIS Server's description) takes the style's own:
+ * GeoJSON for an OGC API (Features part 4), JSON otherwise.
+ */
 function requestMediaType(context: CheckContext, operation: JsonObject, style: GeoTarget['style']): string | undefined {
   const body = followLocalReference(context.description, asObject(operation.requestBody));
-  const types = Object.keys(asObject(body.content)).filter(isJsonMediaType).map(mediaTypeName);
+  const declared = Object.keys(asObject(body.content));
+  if (declared.length === 0) return style === 'ogc' ? 'application/geo+json' : 'application/json';
+  const types = declared.filter(isJsonMediaType).map(mediaTypeName);
   return types.find((type) => style === 'ogc' && type === 'application/geo+json') ?? types[0];
 }
 
 /** A path variable whose schema has an enum (the collections that take features) must allow the collection's segment. */
 function allowsPath(context: CheckContext, pathKey: string, pathItem: JsonObject, operation: JsonObject, path: string): boolean {
   const templateSegments = pathKey.split('/');
-  const segments = path.split('/');
+  // A key that repeats the base URL's path matched the path with that prefix in front.
+  const segments = (pathKeyFor(context.description, path) === pathKey ? path : `${context.pathKeyPrefix}${path}`).split('/');
   return effectiveParameters(pathItem, operation).map((parameter) => followLocalReference(context.description, parameter)).every((parameter) => {
     const allowed = asObject(parameter.schema).enum;
     if (parameter.in !== 'path' || !Array.isArray(allowed)) return true;
