@@ -75,6 +75,19 @@ test('lints in one process are done by one worker, with the same findings', asyn
   expect(workersStarted() - before).toBe(1);
 }, 120_000);
 
+test('what one lint compiles does not decide the next lint on the same worker: a schema $id validated anew', async () => {
+  const withId = (type: string) => JSON.stringify({ openapi: '3.1.0', info: { title: 'Ids', version: '1.0.0' }, paths: {}, components: { schemas: { S: { $id: 'https://example.nl/schemas/s', type, example: 5 } } } });
+  const exampleFindings = (outcome: LintOutcome) => outcome.findings.filter((finding) => finding.code === 'oas3-valid-schema-example').map((finding) => [finding.severity, finding.path, finding.message]);
+  const before = workersStarted();
+  const text = await lint(withId('string'));
+  const integer = await lint(withId('integer'));
+  const textAgain = await lint(withId('string'));
+  expect(exampleFindings(text)).toEqual([['error', 'components.schemas.S.example', '"example" property type must be string']]);
+  expect(exampleFindings(integer)).toEqual([]);
+  expect(exampleFindings(textAgain)).toEqual(exampleFindings(text));
+  expect(workersStarted() - before).toBeLessThanOrEqual(1);
+}, 120_000);
+
 test('a lint past its deadline ends its worker: the next lint gets a fresh one and is done', async () => {
   await lint();
   const before = workersStarted();
