@@ -1,6 +1,6 @@
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serveOptions } from '../web/options.js';
@@ -133,3 +133,34 @@ test("a check made with a token is not linked from the base URL's history: its r
     rmSync(ownDir, { recursive: true, force: true });
   }
 }, 200000);
+
+/** A client that sends `start` and then a byte every second; what the server answered when it closed the connection ('' when it did not within `watchMs`). */
+function trickle(origin: string, start: string, watchMs: number): Promise<string> {
+  const { hostname, port } = new URL(origin);
+  return new Promise((resolve) => {
+    let answer = '';
+    const socket = net.connect(Number(port), hostname, () => socket.write(start));
+    const drip = setInterval(() => socket.write(start.endsWith('\r\n\r\n') ? ' ' : 'X-Slow: 1\r\n'), 1000);
+    const give = (result: string) => { clearInterval(drip); clearTimeout(watch); socket.destroy(); resolve(result); };
+    const watch = setTimeout(() => give(''), watchMs);
+    socket.on('data', (chunk) => { answer += chunk.toString('latin1'); });
+    socket.on('close', () => give(answer.split('\r\n')[0] || 'closed'));
+    socket.on('error', () => undefined);
+  });
+}
+
+test('a client that trickles its headers or its body holds no connection past --request-timeout', async () => {
+  const ownDir = mkdtempSync(join(tmpdir(), 'adr-check-web-hostile-'));
+  const own = await startWebChecker(serveOptions({ port: 0, dataDir: ownDir, requestTimeoutMs: 1000 }));
+  try {
+    // Node looks at open requests every 30 s: both are ended at the first look after their second.
+    const [headers, body] = await Promise.all([
+      trickle(own.origin, 'GET / HTTP/1.1\r\nHost: x\r\n', 45_000),
+      trickle(own.origin, 'POST /api/v1/checks HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n', 45_000),
+    ]);
+    expect([headers, body]).toEqual(['HTTP/1.1 408 Request Timeout', 'HTTP/1.1 408 Request Timeout']);
+  } finally {
+    await own.close();
+    rmSync(ownDir, { recursive: true, force: true });
+  }
+}, 60000);

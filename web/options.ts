@@ -14,6 +14,8 @@ export interface ServeOptions {
   maxQueued: number;
   /** Submissions per client per minute. */
   ratePerMinute: number;
+  /** Milliseconds a client has to send one whole request, headers and body: a client that trickles it holds no connection for longer. */
+  requestTimeoutMs: number;
   /** Bytes of an uploaded or pasted description at most. */
   maxUploadBytes: number;
   /** URLs of one batch at most. */
@@ -64,6 +66,7 @@ options:
   --max-body <bytes>       bytes read of one body at most (default 5000000)
   --concurrency <n>        requests at once per check (default 8)
   --lint-memory <mb>       heap of one check's static lint (default 512)
+  --request-timeout <s>    a client's whole request (headers and body) within this, else 408 (default 60)
   --retention-days <n>     days an uploaded description is kept (default 30)
   --allow-private          allow targets on private and loopback addresses (internal deployments)
   --allow <entry>          allow this address, CIDR range or host name although private; repeatable
@@ -77,6 +80,7 @@ export class ServeUsageError extends Error {}
 const DEFAULTS = {
   host: '127.0.0.1', port: '8080', data: 'adr-check-data', 'max-running': '2', 'max-queued': '20', rate: '10', 'max-upload': '2000000',
   'max-batch': '50', deadline: '60', timeout: '5000', 'max-requests': '300', 'max-body': '5000000', concurrency: '8', 'lint-memory': '512', 'retention-days': '30',
+  'request-timeout': '60',
 } as const;
 
 export function parseServeArgs(argv: string[]): ServeOptions | 'help' {
@@ -120,6 +124,7 @@ export function parseServeArgs(argv: string[]): ServeOptions | 'help' {
     maxUploadBytes: number('max-upload'),
     maxBatch: number('max-batch'),
     deadlineMs: number('deadline') * 1000,
+    requestTimeoutMs: number('request-timeout') * 1000,
     timeoutMs: number('timeout'),
     maxRequests: number('max-requests'),
     maxBodyBytes: number('max-body'),

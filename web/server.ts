@@ -115,6 +115,8 @@ async function buildApp(options: ServeOptions, store: Store, queue: CheckQueue, 
     // last one. `true` would trust every hop and take the first, which the client itself writes.
     trustProxy: options.trustProxy ? (_address: string, hop: number) => hop === 0 : false,
     bodyLimit: options.maxUploadBytes + 65_536,
+    // Fastify's default is no limit: a client sending a byte now and then would hold its connection for ever.
+    requestTimeout: options.requestTimeoutMs,
     ...(options.tls === undefined ? {} : { https: webTlsOptions(options.tls.cert, options.tls.key) }),
   }) as unknown as FastifyInstance;
   const served = new Map<string, Set<HTTPMethods>>();
@@ -153,6 +155,21 @@ async function buildApp(options: ServeOptions, store: Store, queue: CheckQueue, 
       reply.header('access-control-expose-headers', 'API-Version, Location, Retry-After');
     }
     return payload;
+  });
+
+  // Node's requestTimeout ends a request whose headers trickle in, not one whose body does: that is ended here, as Node would.
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.raw.complete) return;
+    const socket = request.raw.socket;
+    const timer = setTimeout(() => {
+      if (request.raw.complete || socket.destroyed) return;
+      socket.end('HTTP/1.1 408 Request Timeout\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+    }, options.requestTimeoutMs);
+    timer.unref();
+    request.raw.once('end', () => clearTimeout(timer));
+    request.raw.once('close', () => clearTimeout(timer));
+    // Answered without reading the body (404, 405, 406): the connection is the next request's.
+    reply.raw.once('finish', () => clearTimeout(timer));
   });
 
   // The JSON API serves JSON: an Accept that takes none of it is answered 406 (problem+json, which any client can read).
