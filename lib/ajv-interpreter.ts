@@ -151,11 +151,17 @@ function plainName(name: string): boolean {
   return !(name in Object.prototype);
 }
 
+/**
+ * Compiled patterns, shared by the lints one process runs (a warm lint worker serves many
+ * descriptions): bounded, so that descriptions full of patterns cannot grow it without end.
+ */
 const patterns = new Map<string, RegExp | null>();
+const MAX_CACHED_PATTERNS = 1000;
 
 /** ajv builds patterns as `new RegExp(pattern, '')` (unicodeRegExp: false); one that does not compile fails ajv's compile. */
 function regExpOf(pattern: string): RegExp | null {
   if (!patterns.has(pattern)) {
+    if (patterns.size >= MAX_CACHED_PATTERNS) patterns.clear();
     try {
       patterns.set(pattern, new RegExp(pattern, ''));
     } catch {
