@@ -3,7 +3,8 @@
 // whatever its name; any other staged file may be a fragment a description `$ref`s (a schema, a
 // parameter, paths), so the repository's descriptions that reach it through their `$ref`s, directly
 // or through other fragments, are linted too. package.json, docker-compose.yaml and the like are
-// neither: not linted. Reading is bounded: files of at most MAX_FILE_BYTES, at most
+// neither: not linted. A staged deletion (or the old name of a renamed file), which pre-commit does
+// not pass, is such a fragment too: a description still $ref'ing it no longer resolves. Reading is bounded: files of at most MAX_FILE_BYTES, at most
 // MAX_REPOSITORY_FILES of the repository's JSON/YAML files, each walked to at most MAX_NODES nodes.
 import { spawnSync } from 'node:child_process';
 import { readFileSync, statSync } from 'node:fs';
@@ -85,6 +86,25 @@ function repositoryFiles() {
   return listed.stdout.split('\0').filter((file) => file !== '' && !file.split('/').includes('node_modules')).slice(0, MAX_REPOSITORY_FILES);
 }
 
+/** The JSON and YAML files the commit deletes, renamed ones by their old name; none outside a git repository. */
+function stagedDeletions() {
+  const listed = spawnSync('git', ['diff', '--cached', '--name-only', '--no-renames', '--diff-filter=D', '-z', '--', '*.json', '*.yaml', '*.yml'], { encoding: 'utf8', maxBuffer: 1 << 28 });
+  if (listed.status !== 0) return [];
+  return listed.stdout.split('\0').filter((file) => file !== '');
+}
+
+/**
+ * Spectral's CLI reads every file it is given as a fast-glob pattern and turns backslashes into
+ * slashes first, so fast-glob's escapePath does not survive it: each glob character becomes a
+ * bracket expression of itself (`api/[v1]/x.yaml` -> `api/[[]v1[]]/x.yaml`), and a leading `!`
+ * (a negated pattern) gets `./` before it. `+`, `@` and `!` are extglobs only before a `(`, which
+ * is escaped. A backslash in a name cannot be passed.
+ */
+export function literalPattern(file) {
+  const escaped = file.replace(/[()*?[\]{}|]/g, (character) => `[${character}]`);
+  return escaped.startsWith('!') ? `./${escaped}` : escaped;
+}
+
 /**
  * The descriptions among the staged files, and those of the repository that `$ref` a staged file
  * that is none (directly or through other files). `because` names, for each description that is
@@ -99,6 +119,7 @@ export function descriptionsToLint(stagedFiles) {
     if (isDescription(data)) descriptions.add(file);
     else if (data !== null && typeof data === 'object') fragments.add(file);
   }
+  for (const file of stagedDeletions()) fragments.add(file);
   const because = new Map();
   if (fragments.size === 0) return { descriptions: [...descriptions], because };
   // Who refers to whom, read only from the files that have a $ref at all.

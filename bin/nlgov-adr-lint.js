@@ -26,7 +26,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { descriptionsToLint } from './hook-selection.js';
+import { descriptionsToLint, literalPattern } from './hook-selection.js';
 import { formatArguments, formatsAndOutputs, isOn, splitArguments, withoutFormatsAndOutputs } from './lint-arguments.js';
 import { colourWanted, renderText, widthOf } from './lint-text.js';
 import { chooseRuleset, missingBuild, MODULE_SETS, ownNameFile, PACKAGE_NAME, PACKAGE_VERSION } from './ruleset-choice.js';
@@ -102,12 +102,15 @@ function plan(formats, outputs) {
   return { formats: formats.map((format) => (format === 'stylish' ? 'json' : format)), outputs: { ...others, json: jsonFile }, textTarget, jsonFile, folder };
 }
 
-/** --pre-commit: the documents become the descriptions to lint; none, and there is nothing to do. */
+/**
+ * --pre-commit: the documents become the descriptions to lint, as patterns that match only their
+ * own file (the paths are the repository's, not globs); none, and there is nothing to do.
+ */
 function selectDescriptions() {
   const { descriptions, because } = descriptionsToLint([...documents, ...afterSeparator]);
   if (descriptions.length === 0) process.exit(0);
   for (const [description, fragment] of because) console.error(`nlgov-adr-lint: linting ${description}: it $refs ${fragment}, which changed`);
-  documents.splice(0, documents.length, ...descriptions);
+  documents.splice(0, documents.length, ...descriptions.map(literalPattern));
   afterSeparator.splice(0, afterSeparator.length);
 }
 

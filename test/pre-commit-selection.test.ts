@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse, stringify } from 'yaml';
 import { conformantDocument } from './fixtures/conformant.js';
@@ -24,6 +24,13 @@ let project: HookProject;
 const write = (path: string, content: string) => project.write(path, content);
 const gitCommit = (message: string) => project.commit(message);
 const lastCommit = () => project.lastCommit();
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** A file's name in the text output, its first finding on the next line. */
+function findingUnder(path: string, severity: string, code: string, at: string): RegExp {
+  return new RegExp(`^${escapeRegExp(join(project.folder, path))}\n +\\d+:\\d+ +${severity} +${escapeRegExp(code)} +${escapeRegExp(at)}\n`, 'm');
+}
 
 async function stage(...paths: string[]): Promise<void> {
   await project.run('git', ['add', '--', ...paths]);
@@ -92,6 +99,44 @@ test('a change to a $ref\'d fragment alone lints the description that refers to 
   await project.run('git', ['checkout', '--', 'api/v2/schemas/monument.yaml']);
   await project.run('git', ['reset', '--quiet']);
 }, 2 * COMMIT_TIMEOUT);
+
+test('descriptions in folders named with glob characters ([v1], (public)) are linted as the files they are', async () => {
+  const withError = conformantDocument();
+  withError.info.version = '1.0';
+  const withWarning = conformantDocument();
+  withWarning.info.contact.email = 'info@example.nl';
+  write('api/[v1]/openapi.yaml', stringify(withError));
+  write('app/(public)/openapi.yaml', stringify(withWarning));
+  await stage('api/[v1]/openapi.yaml', 'app/(public)/openapi.yaml');
+  try {
+    const result = await gitCommit('glob characters');
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(FAILED);
+    expect(result.stderr).toMatch(findingUnder('api/[v1]/openapi.yaml', 'error', '/core/semver', 'info.version'));
+    expect(result.stderr).toMatch(findingUnder('app/(public)/openapi.yaml', 'warning', '/core/doc-openapi-contact', 'info.contact.email'));
+    expect(result.stderr).toContain('✖ 2 problems (1 error, 1 warning, 0 infos, 0 hints)');
+    expect(await lastCommit()).toBe('a description with a fragment');
+  } finally {
+    await project.run('git', ['rm', '--cached', '--quiet', '-r', '--', 'api/[v1]', 'app/(public)']);
+    rmSync(join(project.folder, 'api/[v1]'), { recursive: true });
+    rmSync(join(project.folder, 'app'), { recursive: true });
+  }
+}, COMMIT_TIMEOUT);
+
+test('a fragment renamed while a description still $refs its old name lints that description: the $ref no longer resolves', async () => {
+  await project.run('git', ['mv', 'api/v2/schemas/monument.yaml', 'api/v2/schemas/monumenten.yaml']);
+  try {
+    const result = await gitCommit('the fragment renamed');
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(FAILED);
+    expect(result.stderr).toContain('nlgov-adr-lint: linting api/v2/registry.yaml: it $refs api/v2/schemas/monument.yaml, which changed\n');
+    expect(result.stderr).toContain(`${join(project.folder, 'api/v2/registry.yaml')}\n`);
+    expect(result.stderr).toMatch(/^ +\d+:\d+ +error +invalid-ref +components\.schemas\.Monument\.\$ref\n +ENOENT: no such file or directory/m);
+    expect(await lastCommit()).toBe('a description with a fragment');
+  } finally {
+    await project.run('git', ['mv', 'api/v2/schemas/monumenten.yaml', 'api/v2/schemas/monument.yaml']);
+  }
+}, COMMIT_TIMEOUT);
 
 test('the project\'s .spectral.yaml (extends: nlgov-adr) is the hook\'s ruleset: the rule it turns off does not refuse the commit', async () => {
   write('.spectral.yaml', 'extends: nlgov-adr\nrules:\n  /core/semver: off\n');
