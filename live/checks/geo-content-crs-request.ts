@@ -92,7 +92,8 @@ function writeTargets(context: CheckContext, target: GeoTarget): WriteTarget[] {
     if (path === undefined) continue;
     const pathKey = pathKeyFor(context.description, path, context.pathKeyPrefix);
     const pathItem = pathItemFor(context.description, path, context.pathKeyPrefix);
-    const operation = asObject(pathItem.post);
+    if (!isObject(pathItem.post)) continue;
+    const operation = pathItem.post;
     const mediaType = requestMediaType(context, operation, target.style);
     if (pathKey === undefined || mediaType === undefined || !allowsPath(context, pathKey, pathItem, operation, path)) continue;
     found.push({ collection, path, operation, mediaType });
