@@ -10,8 +10,9 @@ import { lintInWorker, type LintOutcome, type ReferenceFetcher } from './lint/ru
 import type { LintRuleset } from './lint/ruleset.js';
 import { describeAnswer, type CheckResult, type Report } from './report.js';
 import { packageVersion } from './version.js';
+import { liveCheckPath } from '../lib/documentation-url.js';
 import { AddressRefusedError } from './address-policy.js';
-import { noteUnreadServiceDesc, otherOriginReason, shownUrl, unreadServiceDescs, whatWasServed } from './service-desc.js';
+import { noteUnreadServiceDesc, openApiDescription, otherOriginReason, shownUrl, unreadServiceDescs, whatWasServed } from './service-desc.js';
 
 export interface RunOptions {
   client: Omit<ClientOptions, 'deadline'> & { deadlineMs: number };
@@ -278,10 +279,8 @@ export function linkedPaths(baseUrl: string, landing: Exchange): string[] {
 
 /** The page that says what a check requests and compares, where it has one of its own. */
 function withDocs(result: CheckResult): CheckResult {
-  if (result.code.startsWith('/geo/')) return { ...result, docs: `docs/live/${result.code.slice(1).replace(/\//g, '-')}.md` };
-  if (result.code.startsWith('/signing/')) return { ...result, docs: 'docs/live/signing.md' };
-  if (result.code.startsWith('nlgov:oauth-')) return { ...result, docs: 'docs/live/oauth.md' };
-  return result;
+  const docs = liveCheckPath(result.code);
+  return docs === undefined ? result : { ...result, docs };
 }
 
 /** A step of the run (not a check) that throws: an internal error named in the report, and `fallback` to go on with. */
@@ -352,17 +351,6 @@ function requiresClientCertificate(error: string | undefined): boolean {
 
 function isCertificateError(error: string | undefined): boolean {
   return /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ERR_TLS_CERT_ALTNAME_INVALID|unable to get local issuer/i.test(error ?? '');
-}
-
-/** The body as an OpenAPI (or Swagger) description: a 200 whose JSON object names its version. Anything else is not one. */
-function openApiDescription(exchange: Exchange): JsonObject | undefined {
-  if (exchange.status !== 200 || exchange.bodyTruncated) return undefined;
-  try {
-    const parsed: unknown = JSON.parse(exchange.body);
-    return isObject(parsed) && (typeof parsed.openapi === 'string' || typeof parsed.swagger === 'string') ? parsed : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 

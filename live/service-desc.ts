@@ -1,7 +1,7 @@
 import type { CheckContext } from './context.js';
 import type { Exchange } from './http.js';
 import { describeAnswer } from './report.js';
-import { isObject } from '../lib/json.js';
+import { isObject, type JsonObject } from '../lib/json.js';
 
 /**
  * The landing page's `rel=service-desc` links that adr-check did not read a description from, and
@@ -23,6 +23,17 @@ export function noteUnreadServiceDesc(context: CheckContext, link: UnreadService
 
 export function unreadServiceDescs(context: CheckContext): UnreadServiceDesc[] {
   return unread.get(context) ?? [];
+}
+
+/** The body as an OpenAPI (or Swagger) description: a 200 whose JSON object names its version. Anything else is not one. */
+export function openApiDescription(exchange: Exchange): JsonObject | undefined {
+  if (exchange.status !== 200 || exchange.bodyTruncated) return undefined;
+  try {
+    const parsed: unknown = JSON.parse(exchange.body);
+    return isObject(parsed) && (typeof parsed.openapi === 'string' || typeof parsed.swagger === 'string') ? parsed : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** A server's URL in a sentence: cut after MAX_SHOWN characters, so a long link cannot fill a report. */

@@ -1,9 +1,9 @@
 import type { CheckContext, LiveCheck } from '../context.js';
 import { describeAnswer, evidenceOf, noAnswerResult, type CheckResult } from '../report.js';
 import type { Exchange } from '../http.js';
-import { isObject, type JsonObject } from '../../lib/json.js';
+import type { JsonObject } from '../../lib/json.js';
 import { compareYamlInWorker } from '../lint/run-lint.js';
-import { shownUrl, unreadServiceDescs, whatWasServed } from '../service-desc.js';
+import { openApiDescription, shownUrl, unreadServiceDescs, whatWasServed } from '../service-desc.js';
 
 /**
  * GET /openapi.json without credentials: 200, JSON, OpenAPI 3.0.x, `*` origin; /openapi.yaml the
@@ -16,7 +16,7 @@ export const publishOpenapi: LiveCheck = {
   async run(context: CheckContext): Promise<CheckResult> {
     const json = await context.send({ method: 'GET', url: `${context.baseUrl}/openapi.json`, anonymous: true, keepBody: true });
     if (json.status === undefined) return noAnswerResult(this.code, [`GET /openapi.json: no answer (${json.error ?? 'unknown'})`], [evidenceOf(json)]);
-    const own = json.status === 200 && !json.bodyTruncated ? ownDescription(json.body) : undefined;
+    const own = openApiDescription(json);
     const problems = json.status !== 200 ? [`/openapi.json answered ${describeAnswer(json)} without credentials, expected 200`, ...elsewhere(context)]
       : own === undefined && !json.bodyTruncated ? [`GET /openapi.json is not an OpenAPI description (${whatWasServed(json)}), expected the API's description in JSON`, ...elsewhere(context)]
         : documentProblems(json, own);
@@ -38,16 +38,6 @@ export const publishOpenapi: LiveCheck = {
 function elsewhere(context: CheckContext): string[] {
   if (context.descriptionFoundAt !== undefined) return [`the description is published at ${shownUrl(context.descriptionFoundAt)} (the landing page's service-desc link): serve it at /openapi.json too`];
   return unreadServiceDescs(context).map((link) => `the landing page links a description at ${shownUrl(link.href)} (rel=service-desc), not read: ${link.reason}`);
-}
-
-/** /openapi.json's own body as an OpenAPI (or Swagger) description: a JSON object that names its version. */
-function ownDescription(body: string): JsonObject | undefined {
-  try {
-    const parsed: unknown = JSON.parse(body);
-    return isObject(parsed) && (typeof parsed.openapi === 'string' || typeof parsed.swagger === 'string') ? parsed : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 function documentProblems(json: Exchange, description: JsonObject | undefined): string[] {
