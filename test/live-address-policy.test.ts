@@ -9,6 +9,7 @@ import { description, servingDescription, startHostile, type HostileServer } fro
 import { oauthApi } from './support/hostile-output.js';
 import { offOriginNextServer } from './support/hostile-run.js';
 import { startReferenceApi } from '../examples/reference-api/server.js';
+import { closedAfterAll } from './support/closed-after-all.js';
 
 /**
  * Issue 25, "Safe on the internet": adr-check --public-only, as a child process, against servers on
@@ -18,14 +19,7 @@ import { startReferenceApi } from '../examples/reference-api/server.js';
  * (169.254.169.254 and the other ranges are in test/address-policy.test.ts: traffic off this
  * machine must never be risked, not even by a broken checker.)
  */
-const closers: Array<() => Promise<void>> = [];
-afterAll(async () => { await Promise.all(closers.map((close) => close())); });
-
-async function kept<T extends { close(): Promise<void> }>(started: Promise<T>): Promise<T> {
-  const value = await started;
-  closers.push(() => value.close());
-  return value;
-}
+const { kept, onClose } = closedAfterAll();
 
 const ADVICE = 'adr-check --public-only connects to public addresses only; give --allow with the address, its range or the host name to check it all the same';
 const PUBLIC_ONLY = ['--public-only', '--allow', '127.0.0.1'];
@@ -148,7 +142,7 @@ describe('DNS: a name is resolved once, checked, and only that address is connec
 
 test('https with a rebinding DNS answer: the TLS prober\'s sockets, like every request, go to the admitted address only', async () => {
   const api = await startReferenceApi({});
-  closers.push(() => api.close());
+  onClose(() => api.close());
   const port = Number(new URL(api.origin).port);
   const rebound = await kept(startCounter('127.0.0.2', port));
   // The reference API's certificate names localhost: asked of this DNS server, it answers 127.0.0.1 first, 127.0.0.2 next.

@@ -5,6 +5,7 @@ import { startDnsServer, type DnsServer } from './support/dns-server.js';
 import { servingDescription, startHostile, type HostileServer } from './support/hostile-servers.js';
 import { adrCheck, expectBounded, jsonReport, startOffTarget, type OffTarget } from './support/adr-check-process.js';
 import { ogcApiDescription, refusedReferencesDescription } from './support/hostile-ogc-schemas.js';
+import { closedAfterAll } from './support/closed-after-all.js';
 
 /**
  * Issue 22, item 11: an OGC API's description `$ref`s the OGC's published schemas
@@ -13,14 +14,7 @@ import { ogcApiDescription, refusedReferencesDescription } from './support/hosti
  * /core/doc-openapi's: no invalid-ref beside it, no path-params for the parameters defined there.
  */
 const DEADLINE = 10;
-const closers: Array<() => Promise<void>> = [];
-afterAll(async () => { await Promise.all(closers.map((close) => close())); });
-
-async function kept<T extends { close(): Promise<void> }>(started: Promise<T>): Promise<T> {
-  const value = await started;
-  closers.push(() => value.close());
-  return value;
-}
+const { kept, onClose } = closedAfterAll();
 
 let dns: DnsServer;
 beforeAll(async () => { dns = await kept(startDnsServer({})); });
@@ -80,7 +74,7 @@ test('adr-check --static reads the OGC schemas from the package too, and fetches
 
 test('adr-check --static: a $ref to another host is one finding, the reason before the URL', async () => {
   const folder = mkdtempSync(join(tmpdir(), 'adr-check-ogc-static-'));
-  closers.push(async () => rmSync(folder, { recursive: true, force: true }));
+  onClose(async () => rmSync(folder, { recursive: true, force: true }));
   const file = join(folder, 'openapi.json');
   writeFileSync(file, JSON.stringify({ ...JSON.parse(refusedReferencesDescription('http://127.0.0.1:9')), paths: { '/a/{id}': { get: { parameters: [{ $ref: 'https://api.example.org/parameters.json#/id' }], responses: { 200: { description: 'ok' } } } } }, components: {} }));
   const report = jsonReport(await adrCheck(file, ['--static', '--format', 'json', '--dns-server', dns.address], { deadline: DEADLINE }));

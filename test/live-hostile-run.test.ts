@@ -1,22 +1,13 @@
 import { description, servingDescription, startHostile, type HostileServer } from './support/hostile-servers.js';
 import { adrCheck, expectBounded, jsonReport, startOffTarget, type OffTarget } from './support/adr-check-process.js';
 import { startDnsServer, type DnsServer } from './support/dns-server.js';
+import { closedAfterAll } from './support/closed-after-all.js';
 
 /**
  * Issue 21, the run as a whole: one address per host name (4), what the run keeps (8), and every
  * step guarded so that an internal error still gives the report of what was observed (11).
  */
-const closers: Array<() => Promise<void>> = [];
-
-afterAll(async () => {
-  await Promise.all(closers.map((close) => close()));
-});
-
-async function kept<T extends { close(): Promise<void> }>(started: Promise<T>): Promise<T> {
-  const value = await started;
-  closers.push(() => value.close());
-  return value;
-}
+const { kept } = closedAfterAll();
 
 /** GET paths without variables that answer 200 JSON with API-Version. */
 function pathsDescription(count: number): Record<string, unknown> {
