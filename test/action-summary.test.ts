@@ -1,11 +1,9 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { stringify } from 'yaml';
 import { documentationUrl } from '../rulesets/documentation.js';
-import { conformantDocument } from './fixtures/conformant.js';
 import { startHostile, servingDescription, type HostileServer } from './support/hostile-servers.js';
-import { annotationsIn, prepareAction, runAction, sarifErrors, STEP_TIMEOUT, workspaceWith, type ActionRun } from './support/action-runner.js';
+import { annotationsIn, errorYaml, lineOf, prepareAction, runAction, sarifErrors, STEP_TIMEOUT, warningJson, withError, workspaceWith, type ActionRun } from './support/action-runner.js';
 
 /**
  * The GitHub Action's report (issue 24 items 6 and 7), run as a runner runs it: every annotation
@@ -22,16 +20,9 @@ interface Log {
   }>;
 }
 
-const withError = conformantDocument();
-withError.info.version = '1.0';
-const withWarning = conformantDocument();
-withWarning.info.contact.email = 'info@example.nl';
-const errorYaml = stringify(withError);
-const warningJson = JSON.stringify(withWarning, null, 2);
 const served = JSON.stringify(withError, null, 2);
 const FILES = { 'api/v1/openapi.yaml': errorYaml, 'services/orders/orders.openapi.json': warningJson };
 
-const lineOf = (text: string, needle: string) => text.split('\n').findIndex((line) => line.includes(needle)) + 1;
 
 let base: string;
 let actionPath: string;

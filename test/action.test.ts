@@ -2,13 +2,12 @@ import { createServer } from 'node:net';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parse, stringify } from 'yaml';
+import { parse } from 'yaml';
 import { nlgovRules } from '../rulesets/modules.js';
 import { documentationUrl } from '../rulesets/documentation.js';
 import { ruleHelp } from '../live/rule-help.js';
 import { annotations, merged, type SarifLog, type SarifRun } from '../tools/action-report.js';
-import { conformantDocument } from './fixtures/conformant.js';
-import { annotationsIn, prepareAction, runAction as runActionAt, sarifErrors, STEP_TIMEOUT, workspaceWith as workspaceUnder, type Action, type ActionRun } from './support/action-runner.js';
+import { annotationsIn, errorYaml, lineOf, prepareAction, runAction as runActionAt, sarifErrors, STEP_TIMEOUT, warningJson, workspaceWith as workspaceUnder, type Action, type ActionRun } from './support/action-runner.js';
 
 /**
  * The GitHub Action (action.yml) run as a runner runs a composite action (test/support/action-runner.ts):
@@ -30,16 +29,8 @@ function workspaceWith(files: Record<string, string>): string {
   return workspaceUnder(base, files);
 }
 
-const lineOf = (text: string, needle: string) => String(text.split('\n').findIndex((line) => line.includes(needle)) + 1);
-
 // The descriptions: one with an error (in YAML), one with only a warning (in JSON), one with an
 // error where the action never looks (node_modules), and an error in a file that is no description by name.
-const withError = conformantDocument();
-withError.info.version = '1.0';
-const withWarning = conformantDocument();
-withWarning.info.contact.email = 'info@example.nl';
-const errorYaml = stringify(withError);
-const warningJson = JSON.stringify(withWarning, null, 2);
 const FILES = {
   'api/v1/openapi.yaml': errorYaml,
   'services/orders/orders.openapi.json': warningJson,
@@ -78,8 +69,8 @@ test("the README's example uses the action's inputs and output", () => {
 test('with the defaults: an annotation per finding in the descriptions, none from node_modules or other YAML, and it fails on the error', () => {
   expect(defaults.code).toBe(1);
   expect(annotationsIn(defaults.stdout).map(({ command, properties, message }) => ({ command, title: properties.title, file: properties.file, line: properties.line, documentation: message.slice(message.indexOf('%0ADocumentation: ')) }))).toEqual([
-    { command: 'error', title: '/core/semver', file: 'api/v1/openapi.yaml', line: lineOf(errorYaml, 'version: "1.0"'), documentation: `%0ADocumentation: ${documentationUrl('/core/semver')}` },
-    { command: 'warning', title: '/core/doc-openapi-contact', file: 'services/orders/orders.openapi.json', line: lineOf(warningJson, '"email": "info@example.nl"'), documentation: `%0ADocumentation: ${documentationUrl('/core/doc-openapi-contact')}` },
+    { command: 'error', title: '/core/semver', file: 'api/v1/openapi.yaml', line: String(lineOf(errorYaml, 'version: "1.0"')), documentation: `%0ADocumentation: ${documentationUrl('/core/semver')}` },
+    { command: 'warning', title: '/core/doc-openapi-contact', file: 'services/orders/orders.openapi.json', line: String(lineOf(warningJson, '"email": "info@example.nl"')), documentation: `%0ADocumentation: ${documentationUrl('/core/doc-openapi-contact')}` },
   ]);
   expect(annotationsIn(defaults.stdout)[0]?.message).toMatch(/^API version is not SemVer 2\.0\.0: "1\.0"\./);
 });

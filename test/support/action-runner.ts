@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { parse } from 'yaml';
+import { parse, stringify } from 'yaml';
+import { conformantDocument } from '../fixtures/conformant.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import ajvFormats from 'ajv-formats';
 import { cloneWorkTree, runCommand } from './work-tree-clone.js';
@@ -27,6 +28,19 @@ interface Context {
 export interface ActionRun { code: number; stdout: string; stderr: string; outputs: Record<string, string>; summary: string }
 
 export const STEP_TIMEOUT = 240_000;
+
+/** The descriptions the Action's tests lint: one with an error (/core/semver), one with only a warning (/core/doc-openapi-contact). */
+export const withError = conformantDocument();
+withError.info.version = '1.0';
+const withWarning = conformantDocument();
+withWarning.info.contact.email = 'info@example.nl';
+export const errorYaml = stringify(withError);
+export const warningJson = JSON.stringify(withWarning, null, 2);
+
+/** The 1-based line of `text` that holds `needle` (0 when none does). */
+export function lineOf(text: string, needle: string): number {
+  return text.split('\n').findIndex((line) => line.includes(needle)) + 1;
+}
 
 /** The expressions the action uses: a context property (github.action_path, inputs.x, steps.x.outputs.y); an unset one is ''. */
 function substitute(text: string, context: Context): string {
