@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LAB_FIXTURES, makeGebouwenGeoPackage } from './fixtures.js';
-import { startLabNginx, stopChild, waitForListener } from './nginx.js';
+import { startLabNginx, stopChild, waitForListener, type LabTlsApi } from './nginx.js';
 import { issueLabPki } from './tls.js';
 
 /**
@@ -18,15 +18,8 @@ export type MapServerVariant =
   /** nginx also serves MapServer's description at /openapi.json (an internal rewrite to /api?f=json). */
   | 'openapi-json';
 
-export interface LabMapServer {
-  /** `https://127.0.0.1:PORT/lab/ogcapi` */
-  baseUrl: string;
-  plainPort: number;
-  caCertificate: string;
-  /** nginx's access log: every request the API got, as nginx wrote it. */
-  accessLog(): string;
-  close(): Promise<void>;
-}
+/** MapServer behind nginx: its base URL is `https://127.0.0.1:PORT/lab/ogcapi`. */
+export type LabMapServer = LabTlsApi;
 
 export const MAPSERV = '/usr/lib/cgi-bin/mapserv';
 

@@ -10,6 +10,17 @@ import type { LabPki } from './tls.js';
  * /etc/nginx/nginx.conf, Debian's fastcgi_params, and a plain-HTTP server that only redirects to
  * https. One process in the foreground, everything it writes inside the prefix.
  */
+/** An API of the lab served by Debian's nginx with TLS (MapServer, QGIS Server): what a test needs of it. */
+export interface LabTlsApi {
+  /** The base URL adr-check is given (`https://127.0.0.1:PORT/lab/ogcapi`, `https://localhost:PORT/wfs3`). */
+  baseUrl: string;
+  plainPort: number;
+  caCertificate: string;
+  /** nginx's access log: every request the API got, as nginx wrote it. */
+  accessLog(): string;
+  close(): Promise<void>;
+}
+
 export interface LabNginx {
   /** `https://127.0.0.1:PORT` */
   origin: string;

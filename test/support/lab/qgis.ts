@@ -4,7 +4,7 @@ import https from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LAB_FIXTURES, makeGebouwenGeoPackage } from './fixtures.js';
-import { startLabNginx, stopChild, waitForListener } from './nginx.js';
+import { startLabNginx, stopChild, waitForListener, type LabTlsApi } from './nginx.js';
 import { issueLabPki } from './tls.js';
 
 /**
@@ -15,15 +15,8 @@ import { issueLabPki } from './tls.js';
  * (gdal-bin), published by a QGIS project (test/fixtures/lab/qgis-lab.qgs) that lists EPSG:28992,
  * EPSG:4258, EPSG:4326 and EPSG:3857 as output CRSs. The API is QGIS's own: /wfs3.
  */
-export interface LabQgisServer {
-  /** `https://localhost:PORT/wfs3` */
-  baseUrl: string;
-  plainPort: number;
-  caCertificate: string;
-  /** nginx's access log: every request the API got, as nginx wrote it. */
-  accessLog(): string;
-  close(): Promise<void>;
-}
+/** QGIS Server behind nginx: its base URL is `https://localhost:PORT/wfs3` (QGIS builds its links from nginx's server_name). */
+export type LabQgisServer = LabTlsApi;
 
 export const QGIS_MAPSERV = '/usr/lib/cgi-bin/qgis_mapserv.fcgi';
 /** QGIS loads its providers and the project before it listens: seconds on a busy machine. */
